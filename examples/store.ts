@@ -1,0 +1,107 @@
+/**
+ * Store URL -> Keyv: the one place the example wires storage backends.
+ *
+ * `memory://`, `sqlite://PATH`, `redis://` / `rediss://`, `postgres://` / `postgresql://`.
+ * Each backend's package is imported only when its scheme is used, so an app that copies this
+ * file needs only the adapters it runs on.
+ */
+import { mkdir } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import Keyv from 'keyv'
+
+/** A store URL the example cannot use: malformed, or with a scheme it does not know. */
+export class StoreUrlError extends Error {
+  override name = 'StoreUrlError'
+}
+
+export interface OpenStoreOptions {
+  /** Key namespace of the log. Default `'movie-log'`. */
+  namespace?: string
+  /** How long a Redis or Postgres call may wait for a connection, in ms. Default 2000. */
+  connectTimeout?: number
+}
+
+/** Opens the Keyv for a store URL. Connecting is lazy: use `checkStore` to know it answers. */
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Keyv> {
+  const namespace = options.namespace ?? 'movie-log'
+  const connectTimeout = options.connectTimeout ?? 2000
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase()
+
+  switch (scheme) {
+    case 'memory':
+      return new Keyv({ namespace, throwOnErrors: true })
+    case 'sqlite': {
+      const file = sqlitePath(url)
+      await mkdir(dirname(file), { recursive: true })
+      const { default: KeyvSqlite } = await import('@keyv/sqlite')
+      // busyTimeout: several processes may write one file; wait for the lock instead of failing.
+      const store = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5000 })
+      return new Keyv({ store, namespace, throwOnErrors: true })
+    }
+    case 'redis':
+    case 'rediss': {
+      parseUrl(url)
+      const { default: KeyvRedis, createClient } = await import('@keyv/redis')
+      // Without these, node-redis queues commands forever while Redis is down, and @keyv/redis
+      // can report writes that never happened: fail fast, and reconnect in the background.
+      const client = createClient({
+        url,
+        disableOfflineQueue: true,
+        socket: {
+          connectTimeout,
+          reconnectStrategy: (retries: number) => Math.min(2 ** retries * 100, 2000),
+        },
+      })
+      // KeyvRedis listens for the client's errors, which would otherwise crash the process.
+      const store = new KeyvRedis(client, {
+        throwOnErrors: true,
+        connectionTimeout: connectTimeout,
+      })
+      // Connect once, here: @keyv/redis connects on first use, and concurrent first commands
+      // race each other's connect() and tear the connection down. node-redis then reconnects
+      // by itself; until it is ready, commands fail at once.
+      const ready = new Promise((resolve) => client.once('ready', resolve))
+      client.connect().catch(() => {})
+      await Promise.race([ready, delay(connectTimeout)])
+      return new Keyv({ store, namespace, throwOnErrors: true, useKeyPrefix: false })
+    }
+    case 'postgres':
+    case 'postgresql': {
+      parseUrl(url)
+      const { default: KeyvPostgres } = await import('@keyv/postgres')
+      const store = new KeyvPostgres({ uri: url, connectionTimeoutMillis: connectTimeout })
+      return new Keyv({ store, namespace, throwOnErrors: true })
+    }
+    default:
+      throw new StoreUrlError(
+        `MOVIE_LOG_STORE: unknown store URL '${redact(url)}' (use memory://, sqlite://PATH, redis://HOST:PORT or postgres://USER@HOST/DB)`,
+      )
+  }
+}
+
+/** Reads one key, so that an unreachable store is found before the first request. */
+export async function checkStore(keyv: Keyv): Promise<void> {
+  await keyv.get('movie-log-store-check')
+}
+
+/** The URL with its password replaced by `***`, for logs and error messages. */
+export function redact(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@')
+}
+
+function sqlitePath(url: string): string {
+  const path = url.slice('sqlite://'.length)
+  if (!path)
+    throw new StoreUrlError(
+      `MOVIE_LOG_STORE: '${url}' names no file (sqlite://./data/movies.sqlite)`,
+    )
+  return resolve(path)
+}
+
+function parseUrl(url: string): URL {
+  if (!URL.canParse(url) || !new URL(url).hostname) {
+    throw new StoreUrlError(`MOVIE_LOG_STORE: '${redact(url)}' is not a valid URL with a host`)
+  }
+  return new URL(url)
+}

@@ -1,0 +1,51 @@
+import { getRandomValues } from 'node:crypto'
+
+/** Makes a new movie id: a string that sorts after every id it made before. */
+export type IdGenerator = () => string
+
+/** Milliseconds since the Unix epoch, like `Date.now`. */
+export type Clock = () => number
+
+const COUNTER_MAX = 0xfff
+// A fresh millisecond starts its counter in the lower half, leaving room for 2048+ ids in it.
+const COUNTER_SEED_RANGE = 0x800
+
+/**
+ * Creates a UUIDv7 generator (RFC 9562) whose ids sort in the order they were made: the 12-bit
+ * `rand_a` field is a counter within one millisecond, and a clock that steps back is ignored.
+ * 62 random bits keep ids from different processes apart without coordination.
+ */
+export function createUuidV7Generator(clock: Clock = Date.now): IdGenerator {
+  let lastTime = -1
+  let counter = 0
+
+  return () => {
+    const now = Math.floor(clock())
+    if (now > lastTime) {
+      lastTime = now
+      counter = randomBytes(2).readUInt16BE() % COUNTER_SEED_RANGE
+    } else if (counter < COUNTER_MAX) {
+      counter += 1
+    } else {
+      // The counter ran out within one millisecond: borrow the next one.
+      lastTime += 1
+      counter = randomBytes(2).readUInt16BE() % COUNTER_SEED_RANGE
+    }
+    return formatUuidV7(lastTime, counter, randomBytes(8))
+  }
+}
+
+function formatUuidV7(time: number, counter: number, random: Buffer): string {
+  const bytes = Buffer.alloc(16)
+  bytes.writeUIntBE(time, 0, 6)
+  bytes[6] = 0x70 | (counter >> 8)
+  bytes[7] = counter & 0xff
+  random.copy(bytes, 8)
+  bytes[8] = 0x80 | ((bytes[8] as number) & 0x3f)
+  const hex = bytes.toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+function randomBytes(length: number): Buffer {
+  return getRandomValues(Buffer.alloc(length))
+}

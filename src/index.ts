@@ -1,0 +1,20 @@
+/** @module movie-log: the framework-agnostic core, a movie log over any keyv store. */
+export {
+  InvalidPageRequestError,
+  MovieLogError,
+  type MovieLogErrorCode,
+  MovieValidationError,
+  StoreUnavailableError,
+  UnsupportedStoreError,
+  type ValidationIssue,
+} from './errors'
+export type { Clock, IdGenerator } from './id'
+export type { Movie, NewMovie } from './movie'
+export {
+  createMovieLog,
+  type ListMoviesOptions,
+  type MovieLog,
+  type MovieLogOptions,
+  type MoviePage,
+} from './movie-log'
+export type { MovieLogStore } from './store'

@@ -1,0 +1,111 @@
+import { container, inject, injectable, Lifecycle, TOKENS } from './container'
+import { InvalidPageRequestError } from './errors'
+import { type Clock, createUuidV7Generator, type IdGenerator } from './id'
+import { type Movie, parseNewMovie } from './movie'
+import { decodeCursor, encodeCursor, type MovieLogStore, MovieStore, toKeyv } from './store'
+
+/** Options of `createMovieLog`. */
+export interface MovieLogOptions {
+  /**
+   * Key namespace of the log inside the store. Default `'movie-log'`. A `Keyv` passed as the
+   * store keeps its own namespace; giving a different one here is an error.
+   */
+  namespace?: string
+  /**
+   * Makes ids for new movies. Ids must be unique and sort (as strings) in the order they were
+   * made. Default: UUIDv7 with a monotonic counter.
+   */
+  generateId?: IdGenerator
+  /** The clock of the default id generator, in epoch milliseconds. Default `Date.now`. */
+  clock?: Clock
+}
+
+/** What `listMovies` takes. Without `limit`, every movie after `cursor` (or from the start). */
+export interface ListMoviesOptions {
+  /** At most this many movies; a positive integer. */
+  limit?: number
+  /** `nextCursor` of the previous page. */
+  cursor?: string | null
+}
+
+/** One page of the log, oldest added first. */
+export interface MoviePage {
+  movies: Movie[]
+  /** Pass as `cursor` for the next page; `null` when this page reached the end. */
+  nextCursor: string | null
+}
+
+/** A movie log: add, list and read movies in a keyv store. */
+export interface MovieLog {
+  /** Validates `input`, stores it with a new id and returns the stored movie. */
+  addMovie(input: unknown): Promise<Movie>
+  /** Lists movies oldest added first, all at once or a page at a time. */
+  listMovies(options?: ListMoviesOptions): Promise<MoviePage>
+  /** The movie with this id, or `undefined`. */
+  getMovie(id: string): Promise<Movie | undefined>
+}
+
+// One generator for the process, so that logs sharing a store keep their adds in order.
+const processIdGenerator = createUuidV7Generator()
+
+@injectable()
+class MovieLogService implements MovieLog {
+  constructor(
+    @inject(TOKENS.movieStore) private readonly store: MovieStore,
+    @inject(TOKENS.generateId) private readonly generateId: IdGenerator,
+  ) {}
+
+  async addMovie(input: unknown): Promise<Movie> {
+    const movie: Movie = { id: this.generateId(), ...parseNewMovie(input) }
+    await this.store.put(movie)
+    return movie
+  }
+
+  async listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
+    const { limit, cursor } = options
+    if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {
+      throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
+    }
+    const after = cursor == null ? undefined : decodeCursor(cursor)
+    // One extra movie tells whether another page follows without a second query.
+    const movies = await this.store.listAfter(after, limit === undefined ? Infinity : limit + 1)
+    if (limit === undefined || movies.length <= limit) return { movies, nextCursor: null }
+    const page = movies.slice(0, limit)
+    return { movies: page, nextCursor: encodeCursor((page.at(-1) as Movie).id) }
+  }
+
+  async getMovie(id: string): Promise<Movie | undefined> {
+    return this.store.get(id)
+  }
+}
+
+/**
+ * Creates a movie log over a keyv store: a `Keyv`, any keyv storage adapter, or a `Map`.
+ * Omitted, the log lives in memory. Each log has its own DI container, so logs never share state.
+ *
+ * @example
+ * ```ts
+ * import KeyvRedis from '@keyv/redis'
+ * import { createMovieLog } from 'movie-log'
+ *
+ * const log = createMovieLog(new KeyvRedis('redis://localhost:6379'))
+ * const movie = await log.addMovie({
+ *   title: 'Heat',
+ *   screenedDate: '2024-05-01T20:30:00.000',
+ *   releaseYear: 1995,
+ *   imdbLink: 'https://www.imdb.com/title/tt0113277/',
+ * })
+ * const { movies } = await log.listMovies()
+ * ```
+ */
+export function createMovieLog(store?: MovieLogStore, options: MovieLogOptions = {}): MovieLog {
+  const scope = container.createChildContainer()
+  const generateId =
+    options.generateId ??
+    (options.clock ? createUuidV7Generator(options.clock) : processIdGenerator)
+  scope.register(TOKENS.keyv, { useValue: toKeyv(store, options.namespace) })
+  scope.register(TOKENS.generateId, { useValue: generateId })
+  scope.register(TOKENS.movieStore, MovieStore, { lifecycle: Lifecycle.ContainerScoped })
+  scope.register(MovieLogService, MovieLogService, { lifecycle: Lifecycle.ContainerScoped })
+  return scope.resolve(MovieLogService)
+}

@@ -1,0 +1,184 @@
+import { coerce, define, object, optional, type Struct, string, validate } from 'superstruct'
+import { MovieValidationError, type ValidationIssue } from './errors'
+
+/** A movie in the log: exactly these six fields. */
+export interface Movie {
+  /** Assigned by the log: a UUIDv7, sortable in the order movies were added. */
+  id: string
+  title: string
+  /** Local date and time of the screening, `YYYY-MM-DDThh:mm:ss.SSS`, no UTC offset. */
+  screenedDate: string
+  releaseYear: number
+  /** Absolute `https:` URL of the movie's IMDb entry. */
+  imdbLink: string
+  notes: string
+}
+
+/** What `addMovie` accepts. `catalogLink` is another name for `imdbLink`. */
+export interface NewMovie {
+  title: string
+  screenedDate: string
+  releaseYear: number
+  imdbLink?: string
+  catalogLink?: string
+  notes?: string
+}
+
+export const TITLE_MAX_LENGTH = 500
+export const NOTES_MAX_LENGTH = 10_000
+export const LINK_MAX_LENGTH = 2048
+export const RELEASE_YEAR_MIN = 1870
+export const RELEASE_YEAR_MAX = 9999
+
+const FIELDS = ['title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes'] as const
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})$/
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}(:?\d{2})?)$/i
+const DATE_TIME_FORM = 'YYYY-MM-DDThh:mm:ss.SSS, e.g. 2024-05-01T20:30:00.000'
+// White space or control characters: a URL parser would silently drop or encode them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const UNSAFE_IN_LINK = /[\s\u0000-\u001f\u007f]/
+
+const characters = (value: string) => [...value].length
+
+const title = coerce(
+  define<string>('title', (value) => {
+    if (value === undefined) return 'is required'
+    if (typeof value !== 'string') return 'must be a string'
+    const length = characters(value)
+    if (length === 0) return 'must not be empty (white space alone does not count)'
+    if (length > TITLE_MAX_LENGTH) {
+      return `must be at most ${TITLE_MAX_LENGTH} characters (it has ${length})`
+    }
+    return true
+  }),
+  string(),
+  (value) => value.trim(),
+)
+
+const screenedDate = define<string>('screenedDate', (value) => {
+  if (value === undefined) return 'is required'
+  if (typeof value !== 'string') return `must be a string of the form ${DATE_TIME_FORM}`
+  if (WITH_OFFSET.test(value)) {
+    return `must be local time without a UTC offset: send ${DATE_TIME_FORM}, with no 'Z' or '+hh:mm'`
+  }
+  const parts = LOCAL_DATE_TIME.exec(value)
+  if (!parts) return `must have the form ${DATE_TIME_FORM}`
+  return calendarProblem(parts.slice(1, 7).map(Number)) ?? true
+})
+
+const releaseYear = define<number>('releaseYear', (value) => {
+  if (value === undefined) return 'is required'
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    return 'must be a whole number (a JSON integer, not a string)'
+  }
+  if (value < RELEASE_YEAR_MIN || value > RELEASE_YEAR_MAX) {
+    return `must be from ${RELEASE_YEAR_MIN} to ${RELEASE_YEAR_MAX}`
+  }
+  return true
+})
+
+const imdbLink = define<string>('imdbLink', (value) => {
+  if (value === undefined) return 'is required'
+  if (typeof value !== 'string') return 'must be a string holding an https: URL'
+  if (value.length > LINK_MAX_LENGTH) return `must be at most ${LINK_MAX_LENGTH} characters`
+  if (UNSAFE_IN_LINK.test(value)) return 'must not contain white space or control characters'
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (!url) return 'must be an absolute URL, e.g. https://www.imdb.com/title/tt0111161/'
+  if (url.protocol !== 'https:') return `must use https: (got ${url.protocol})`
+  if (!url.hostname) return 'must have a host'
+  return true
+})
+
+const notes = define<string>('notes', (value) => {
+  if (typeof value !== 'string') return 'must be a string (the empty string is fine)'
+  const length = characters(value)
+  if (length > NOTES_MAX_LENGTH) {
+    return `must be at most ${NOTES_MAX_LENGTH} characters (it has ${length})`
+  }
+  return true
+})
+
+const newMovie: Struct<Omit<Movie, 'id' | 'notes'> & { notes?: string }> = object({
+  title,
+  screenedDate,
+  releaseYear,
+  imdbLink,
+  notes: optional(notes),
+})
+
+/**
+ * Checks a new movie against every field rule and returns it cleaned (title trimmed, notes
+ * defaulted, `catalogLink` renamed), or throws a `MovieValidationError` naming every problem.
+ */
+export function parseNewMovie(input: unknown): Omit<Movie, 'id'> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new MovieValidationError([{ path: '', message: 'must be a JSON object' }])
+  }
+  const { fields, issues } = resolveLinkAlias(input as Record<string, unknown>)
+  const [error, value] = validate(fields, newMovie, { coerce: true })
+  for (const failure of error?.failures() ?? []) {
+    const path = failure.path.join('.')
+    issues.push({
+      path,
+      message: failure.type === 'never' ? unknownFieldMessage() : failure.message,
+    })
+  }
+  if (issues.length > 0 || !value) throw new MovieValidationError(issues)
+  return {
+    title: value.title,
+    screenedDate: value.screenedDate,
+    releaseYear: value.releaseYear,
+    imdbLink: value.imdbLink,
+    notes: value.notes ?? '',
+  }
+}
+
+function resolveLinkAlias(input: Record<string, unknown>) {
+  // Own entries only, copied onto a fresh object: a JSON "__proto__" key stays a plain key.
+  const fields: Record<string, unknown> = Object.fromEntries(Object.entries(input))
+  const issues: ValidationIssue[] = []
+  if (Object.hasOwn(fields, 'catalogLink')) {
+    const alias = fields.catalogLink
+    if (Object.hasOwn(fields, 'imdbLink') && fields.imdbLink !== alias) {
+      issues.push({
+        path: 'catalogLink',
+        message: 'is another name for imdbLink: send one of them, or both with the same value',
+      })
+    } else {
+      fields.imdbLink = alias
+    }
+    delete fields.catalogLink
+  }
+  return { fields, issues }
+}
+
+function unknownFieldMessage(): string {
+  return `is not a movie field (the fields are ${FIELDS.join(', ')}; catalogLink is accepted for imdbLink)`
+}
+
+function calendarProblem([
+  year = 0,
+  month = 0,
+  day = 0,
+  hour = 0,
+  minute = 0,
+  second = 0,
+]: number[]): string | undefined {
+  if (month < 1 || month > 12) return 'is not a real date: the month must be 01 to 12'
+  const daysInMonth = daysIn(year, month)
+  if (day < 1 || day > daysInMonth) {
+    return `is not a real date: that month has ${daysInMonth} days in ${String(year).padStart(4, '0')}`
+  }
+  if (hour > 23) return 'is not a real time: the hour must be 00 to 23'
+  if (minute > 59) return 'is not a real time: the minutes must be 00 to 59'
+  if (second > 59) return 'is not a real time: the seconds must be 00 to 59'
+  return undefined
+}
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+    return leap ? 29 : 28
+  }
+  return [4, 6, 9, 11].includes(month) ? 30 : 31
+}

@@ -1,0 +1,172 @@
+import Keyv, { type KeyvStoreAdapter } from 'keyv'
+import { inject, injectable, TOKENS } from './container'
+import { InvalidPageRequestError, StoreUnavailableError, UnsupportedStoreError } from './errors'
+import type { Movie } from './movie'
+
+/** What `createMovieLog` accepts as a store: a Keyv, a keyv storage adapter, or a `Map`. */
+// biome-ignore lint/suspicious/noExplicitAny: a Map of any entries is a valid keyv store
+export type MovieLogStore = Keyv | KeyvStoreAdapter | Map<any, any>
+
+const DEFAULT_NAMESPACE = 'movie-log'
+const MOVIE_KEY_PREFIX = 'movie:'
+const CURSOR_PREFIX = 'movie-log/1:'
+const BASE64URL = /^[A-Za-z0-9_-]+$/
+
+/**
+ * Wraps a store in a Keyv that raises store failures instead of hiding them. A Keyv the caller
+ * built is used as it is, namespace included, but with `throwOnErrors` on: a log that cannot
+ * tell a failed write from a stored movie would lose movies. An adapter or Map gets a Keyv with
+ * `namespace` (default `'movie-log'`).
+ */
+export function toKeyv(store: MovieLogStore | undefined, namespace: string | undefined): Keyv {
+  if (isKeyv(store)) {
+    if (namespace !== undefined && namespace !== store.namespace) {
+      throw new UnsupportedStoreError(
+        `The Keyv given has the namespace '${store.namespace}' but options.namespace is '${namespace}': ` +
+          'a Keyv keeps its own namespace, so set it on the Keyv or pass the adapter instead.',
+      )
+    }
+    return checkedKeyv(store)
+  }
+  namespace ??= DEFAULT_NAMESPACE
+  if (store && !(store instanceof Map)) claimAdapter(store, namespace)
+  return checkedKeyv(
+    new Keyv({
+      store: store ?? new Map(),
+      namespace,
+      throwOnErrors: true,
+      // Adapters that prefix keys themselves (@keyv/redis) would otherwise get it twice.
+      useKeyPrefix: !(store && 'keyPrefixSeparator' in store),
+    }),
+  )
+}
+
+function checkedKeyv(keyv: Keyv): Keyv {
+  keyv.throwOnErrors = true
+  if (typeof keyv.iterator !== 'function') {
+    throw new UnsupportedStoreError(
+      'The store cannot list its keys: its keyv adapter has no iterator(). movie-log needs one to ' +
+        'list movies; a Map, @keyv/sqlite, @keyv/postgres and @keyv/redis all have it.',
+    )
+  }
+  return keyv
+}
+
+// keyv writes its namespace onto the adapter, so one adapter cannot serve two namespaces.
+const adapterNamespaces = new WeakMap<object, string>()
+
+function claimAdapter(adapter: object, namespace: string): void {
+  const claimed = adapterNamespaces.get(adapter)
+  if (claimed !== undefined && claimed !== namespace) {
+    throw new UnsupportedStoreError(
+      `This store adapter already serves the movie-log namespace '${claimed}'. keyv adapters keep ` +
+        `one namespace each: create another adapter (same URL) for the namespace '${namespace}'.`,
+    )
+  }
+  adapterNamespaces.set(adapter, namespace)
+}
+
+function isKeyv(store: unknown): store is Keyv {
+  return (
+    store instanceof Keyv ||
+    // A Keyv from another copy of the package fails instanceof but has the same shape.
+    (typeof store === 'object' &&
+      store !== null &&
+      'opts' in store &&
+      'hooks' in store &&
+      'store' in store)
+  )
+}
+
+/** How movies sit in a keyv store: one key per movie, `movie:<id>`, so adds never collide. */
+@injectable()
+export class MovieStore {
+  constructor(@inject(TOKENS.keyv) private readonly keyv: Keyv) {}
+
+  async put(movie: Movie): Promise<void> {
+    await this.guard('set', () => this.keyv.set(MOVIE_KEY_PREFIX + movie.id, movie))
+  }
+
+  async get(id: string): Promise<Movie | undefined> {
+    return this.guard('get', () => this.keyv.get<Movie>(MOVIE_KEY_PREFIX + id))
+  }
+
+  /** Movies with an id after `after`, in id order (the order they were added), at most `limit`. */
+  async listAfter(after: string | undefined, limit: number): Promise<Movie[]> {
+    const { store } = this.keyv
+    if (store instanceof Map) return this.guard('list', () => this.listFromMap(store, after, limit))
+    const movies = await this.guard('iterator', () => this.scan(after))
+    return sortById(movies).slice(0, limit)
+  }
+
+  // Every backend iterates in its own order (Map: insertion, SQLite: rowid, Redis: SCAN), so the
+  // scan collects and the caller sorts by id.
+  private async scan(after: string | undefined): Promise<Movie[]> {
+    const movies: Movie[] = []
+    // @keyv/postgres ends its iterator early on a failed query and only emits the error.
+    let failure: unknown
+    const onError = (error: unknown) => {
+      failure ??= error
+    }
+    this.keyv.on('error', onError)
+    try {
+      const iterate = this.keyv.iterator as NonNullable<Keyv['iterator']>
+      for await (const [key, value] of iterate(this.keyv.namespace)) {
+        if (typeof key !== 'string' || !key.startsWith(MOVIE_KEY_PREFIX)) continue
+        const movie = value as Movie
+        if (after === undefined || movie.id > after) movies.push(movie)
+      }
+    } finally {
+      this.keyv.off('error', onError)
+    }
+    if (failure !== undefined) throw failure
+    return movies
+  }
+
+  // keyv's Map iterator filters by a namespace that the last Keyv on the Map set, so two logs on
+  // one Map would see each other's movies. Reading the keys here keeps namespaces apart, and
+  // only the page's values are deserialised.
+  private async listFromMap(map: Map<unknown, unknown>, after: string | undefined, limit: number) {
+    const { namespace, useKeyPrefix } = this.keyv
+    const prefix = (useKeyPrefix && namespace ? `${namespace}:` : '') + MOVIE_KEY_PREFIX
+    const ids: string[] = []
+    for (const key of map.keys()) {
+      if (typeof key !== 'string' || !key.startsWith(prefix)) continue
+      const id = key.slice(prefix.length)
+      if (after === undefined || id > after) ids.push(id)
+    }
+    const pageIds = ids.sort().slice(0, limit)
+    if (pageIds.length === 0) return []
+    const movies = await this.keyv.get<Movie>(pageIds.map((id) => MOVIE_KEY_PREFIX + id))
+    return movies.filter((movie): movie is Movie => movie !== undefined)
+  }
+
+  private async guard<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call()
+    } catch (error) {
+      throw new StoreUnavailableError(operation, error)
+    }
+  }
+}
+
+function sortById(movies: Movie[]): Movie[] {
+  return movies.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
+/** An opaque cursor that resumes a listing after the movie with this id. */
+export function encodeCursor(id: string): string {
+  return Buffer.from(CURSOR_PREFIX + id).toString('base64url')
+}
+
+/** The id a cursor resumes after; throws `InvalidPageRequestError` for a cursor not made here. */
+export function decodeCursor(cursor: string): string {
+  const decoded = BASE64URL.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : ''
+  const id = decoded.startsWith(CURSOR_PREFIX) ? decoded.slice(CURSOR_PREFIX.length) : ''
+  if (!id || encodeCursor(id) !== cursor) {
+    throw new InvalidPageRequestError([
+      { path: 'cursor', message: 'is not a cursor from this movie log (use nextCursor as given)' },
+    ])
+  }
+  return id
+}
