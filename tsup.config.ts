@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  // Keys are the dist file names: movie-log -> index, movie-log/web -> web, movie-log/h3 -> h3.
+  entry: { index: 'src/index.ts', web: 'adapters/web.ts', h3: 'adapters/h3.ts' },
   format: ['esm'],
   target: 'node20',
   dts: true,
@@ -9,4 +10,7 @@ export default defineConfig({
   splitting: true,
   sourcemap: true,
   clean: true,
+  removeNodeProtocol: false,
+  // Peer dependencies stay imports, resolved from the user's app.
+  external: ['h3', /^@keyv\//],
 })

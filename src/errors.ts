@@ -30,23 +30,33 @@ export class MovieLogError extends Error {
     this.code = code
   }
 
+  /** Error names this class answers to in `is`: its own and its subclasses'. */
+  protected static readonly names: readonly string[] = [
+    'MovieLogError',
+    'MovieValidationError',
+    'InvalidPageRequestError',
+    'StoreUnavailableError',
+    'UnsupportedStoreError',
+  ]
+
   /**
-   * True for any movie-log error, also one from another copy of the package, where
-   * `instanceof` fails (duplicated installs, bundles).
+   * True for an error of this class (`MovieLogError.is`: any movie-log error), also one from
+   * another copy of the package, where `instanceof` fails (duplicated installs, bundles).
    *
    * @example
    * ```ts
+   * if (MovieValidationError.is(error)) console.table(error.issues)
    * if (MovieLogError.is(error)) return error.code
    * ```
    */
-  static is(value: unknown): value is MovieLogError {
-    return (
-      value instanceof MovieLogError ||
-      hasName(
-        value,
-        /^(MovieLog|MovieValidation|InvalidPageRequest|StoreUnavailable|UnsupportedStore)Error$/,
-      )
-    )
+  static is<T extends abstract new (...args: never[]) => MovieLogError>(
+    this: T,
+    value: unknown,
+  ): value is InstanceType<T> {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `is` was called on
+    const names = (this as unknown as { names: readonly string[] }).names
+    // biome-ignore lint/complexity/noThisInStatic: as above
+    return value instanceof this || (value instanceof Error && names.includes(value.name))
   }
 }
 
@@ -62,23 +72,12 @@ export class MovieLogError extends Error {
  */
 export class MovieValidationError extends MovieLogError {
   override name = 'MovieValidationError'
+  protected static override readonly names = ['MovieValidationError']
   readonly issues: ValidationIssue[]
 
   constructor(issues: ValidationIssue[]) {
     super('INVALID_MOVIE', describe('The movie is not valid', issues))
     this.issues = issues
-  }
-
-  /**
-   * True for a `MovieValidationError`, by class or by name.
-   *
-   * @example
-   * ```ts
-   * if (MovieValidationError.is(error)) error.issues
-   * ```
-   */
-  static override is(value: unknown): value is MovieValidationError {
-    return value instanceof MovieValidationError || hasName(value, /^MovieValidationError$/)
   }
 }
 
@@ -93,23 +92,12 @@ export class MovieValidationError extends MovieLogError {
  */
 export class InvalidPageRequestError extends MovieLogError {
   override name = 'InvalidPageRequestError'
+  protected static override readonly names = ['InvalidPageRequestError']
   readonly issues: ValidationIssue[]
 
   constructor(issues: ValidationIssue[]) {
     super('INVALID_PAGE_REQUEST', describe('The page request is not valid', issues))
     this.issues = issues
-  }
-
-  /**
-   * True for an `InvalidPageRequestError`, by class or by name.
-   *
-   * @example
-   * ```ts
-   * if (InvalidPageRequestError.is(error)) error.issues
-   * ```
-   */
-  static override is(value: unknown): value is InvalidPageRequestError {
-    return value instanceof InvalidPageRequestError || hasName(value, /^InvalidPageRequestError$/)
   }
 }
 
@@ -127,21 +115,10 @@ export class InvalidPageRequestError extends MovieLogError {
  */
 export class StoreUnavailableError extends MovieLogError {
   override name = 'StoreUnavailableError'
+  protected static override readonly names = ['StoreUnavailableError']
 
   constructor(operation: string, cause: unknown) {
     super('STORE_UNAVAILABLE', `The movie store is unavailable (${operation} failed)`, { cause })
-  }
-
-  /**
-   * True for a `StoreUnavailableError`, by class or by name.
-   *
-   * @example
-   * ```ts
-   * if (StoreUnavailableError.is(error)) return 503
-   * ```
-   */
-  static override is(value: unknown): value is StoreUnavailableError {
-    return value instanceof StoreUnavailableError || hasName(value, /^StoreUnavailableError$/)
   }
 }
 
@@ -155,26 +132,11 @@ export class StoreUnavailableError extends MovieLogError {
  */
 export class UnsupportedStoreError extends MovieLogError {
   override name = 'UnsupportedStoreError'
+  protected static override readonly names = ['UnsupportedStoreError']
 
   constructor(message: string) {
     super('UNSUPPORTED_STORE', message)
   }
-
-  /**
-   * True for an `UnsupportedStoreError`, by class or by name.
-   *
-   * @example
-   * ```ts
-   * if (UnsupportedStoreError.is(error)) console.error(error.message)
-   * ```
-   */
-  static override is(value: unknown): value is UnsupportedStoreError {
-    return value instanceof UnsupportedStoreError || hasName(value, /^UnsupportedStoreError$/)
-  }
-}
-
-function hasName(value: unknown, pattern: RegExp): boolean {
-  return value instanceof Error && pattern.test(value.name)
 }
 
 function describe(summary: string, issues: ValidationIssue[]): string {

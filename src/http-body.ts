@@ -1,0 +1,62 @@
+/** Why a request body could not be read as JSON. */
+export type BodyProblem = { status: 413; detail: string } | { status: 400; detail: string }
+
+export type BodyResult = { ok: true; value: unknown } | ({ ok: false } & BodyProblem)
+
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Reads a JSON body of at most `maxBytes`. A body that declares or reaches more is refused as
+ * soon as that is known: the rest is never read, so a large upload cannot fill memory.
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
+  const tooLarge = {
+    ok: false,
+    status: 413,
+    detail: `The request body is larger than the limit of ${maxBytes} bytes.`,
+  } as const
+  const declared = request.headers.get('content-length')
+  if (declared !== null && Number(declared) > maxBytes) {
+    await request.body?.cancel().catch(() => {})
+    return tooLarge
+  }
+
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = request.body?.getReader()
+  while (reader) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {})
+      return tooLarge
+    }
+    chunks.push(value)
+  }
+
+  let text: string
+  try {
+    text = decoder.decode(concat(chunks, size))
+  } catch {
+    return { ok: false, status: 400, detail: 'The request body is not valid UTF-8.' }
+  }
+  if (text.trim() === '') return { ok: false, status: 400, detail: 'The request body is empty.' }
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? `: ${error.message}` : ''
+    return { ok: false, status: 400, detail: `The request body is not valid JSON${reason}` }
+  }
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}

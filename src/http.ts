@@ -1,0 +1,166 @@
+import { acceptsJson } from './accept'
+import { InvalidPageRequestError } from './errors'
+import { readJsonBody } from './http-body'
+import type { Movie } from './movie'
+import type { MovieLog } from './movie-log'
+import { errorResponse, problemResponse } from './problem'
+
+/** Options of the HTTP handlers (`toWebHandler`, `toH3Handler`). */
+export interface MovieLogHttpOptions {
+  /**
+   * The public path the log is mounted at, used to recognise requests and to write `Location`
+   * and `Link` URLs. Requests may arrive with it (a host that keeps the prefix) or without it
+   * (a host that strips it, like h3's `app.mount`). Default `'/movies'`.
+   */
+  basePath?: string
+  /** Largest accepted POST body, in bytes. Default 1 MiB. */
+  maxBodyBytes?: number
+  /** Largest page `?limit=` can ask for; larger limits are lowered to it. Default 1000. */
+  maxPageSize?: number
+  /** Called with every error that became a 500, for logging. Default: `console.error`. */
+  onError?: (error: unknown, request: Request) => void
+}
+
+const COLLECTION_METHODS = 'GET, HEAD, POST'
+const ITEM_METHODS = 'GET, HEAD'
+const JSON_TYPE = 'application/json'
+const PAGE_PARAMETER = /^[1-9][0-9]{0,15}$/
+
+/**
+ * The HTTP contract of movie-log, written once: request -> core call -> Response. Both adapters
+ * are thin shells over the function this returns.
+ */
+export function createMovieLogFetch(
+  log: MovieLog,
+  options: MovieLogHttpOptions = {},
+): (request: Request) => Promise<Response> {
+  const basePath = normaliseBasePath(options.basePath ?? '/movies')
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
+  const maxPageSize = options.maxPageSize ?? 1000
+  const onError = options.onError ?? ((error: unknown) => console.error('[movie-log]', error))
+
+  async function list(url: URL): Promise<Response> {
+    const limitParameter = url.searchParams.get('limit')
+    const cursor = url.searchParams.get('cursor')
+    if (limitParameter === null && cursor === null) {
+      const { movies } = await log.listMovies()
+      return json(200, movies, { vary: 'accept' })
+    }
+    if (limitParameter !== null && !PAGE_PARAMETER.test(limitParameter)) {
+      throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
+    }
+    const limit = Math.min(
+      limitParameter === null ? maxPageSize : Number(limitParameter),
+      maxPageSize,
+    )
+    const page = await log.listMovies({ limit, cursor })
+    const headers: Record<string, string> = { vary: 'accept' }
+    if (page.nextCursor !== null) {
+      const next = new URL(basePath, url)
+      next.search = new URLSearchParams({
+        limit: String(limit),
+        cursor: page.nextCursor,
+      }).toString()
+      headers.link = `<${next.href}>; rel="next"`
+    }
+    return json(200, page.movies, headers)
+  }
+
+  async function add(request: Request, url: URL): Promise<Response> {
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      await request.body?.cancel().catch(() => {})
+      return problemResponse(415, `Send the movie as ${JSON_TYPE} (charset utf-8, if any).`, {
+        'accept-post': JSON_TYPE,
+      })
+    }
+    const body = await readJsonBody(request, maxBodyBytes)
+    if (!body.ok) return problemResponse(body.status, body.detail)
+    const movie = await log.addMovie(body.value)
+    return json(201, movie, { location: movieUrl(movie, url) })
+  }
+
+  async function read(id: string): Promise<Response> {
+    const movie = await log.getMovie(id)
+    if (!movie) return problemResponse(404, 'There is no movie with this id.')
+    return json(200, movie, { vary: 'accept' })
+  }
+
+  function movieUrl(movie: Movie, url: URL): string {
+    return new URL(`${basePath}/${encodeURIComponent(movie.id)}`, url).href
+  }
+
+  async function route(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    const target = resolveTarget(url.pathname, basePath)
+    const isRead = request.method === 'GET' || request.method === 'HEAD'
+
+    if (target.kind === 'none') return problemResponse(404, 'Not found.')
+    if (target.kind === 'collection') {
+      if (request.method === 'POST') return add(request, url)
+      if (!isRead) return methodNotAllowed(COLLECTION_METHODS)
+      if (!acceptsJson(request.headers.get('accept'))) return notAcceptable()
+      return list(url)
+    }
+    if (!isRead) return methodNotAllowed(ITEM_METHODS)
+    if (!acceptsJson(request.headers.get('accept'))) return notAcceptable()
+    return read(target.id)
+  }
+
+  return async function handleMovieLogRequest(request: Request): Promise<Response> {
+    let response: Response
+    try {
+      response = await route(request)
+    } catch (error) {
+      response = errorResponse(error)
+      if (response.status >= 500 && response.status !== 503) onError(error, request)
+    }
+    // HEAD: the GET answer, headers and all, without its body.
+    return request.method === 'HEAD' ? new Response(null, response) : response
+  }
+}
+
+type Target = { kind: 'collection' } | { kind: 'item'; id: string } | { kind: 'none' }
+
+// A host may pass the path with the base path (it kept the prefix) or without (it stripped it).
+function resolveTarget(pathname: string, basePath: string): Target {
+  let rest = pathname
+  if (pathname === basePath || pathname.startsWith(`${basePath}/`)) {
+    rest = pathname.slice(basePath.length)
+  }
+  if (rest === '' || rest === '/') return { kind: 'collection' }
+  const segment = /^\/([^/]+)\/?$/.exec(rest)?.[1]
+  if (segment === undefined) return { kind: 'none' }
+  try {
+    return { kind: 'item', id: decodeURIComponent(segment) }
+  } catch {
+    return { kind: 'none' }
+  }
+}
+
+function normaliseBasePath(basePath: string): string {
+  const trimmed = basePath.replace(/\/+$/, '')
+  return trimmed.startsWith('/') || trimmed === '' ? trimmed : `/${trimmed}`
+}
+
+function isJsonContentType(header: string | null): boolean {
+  if (header === null) return false
+  const [type = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase())
+  if (type !== JSON_TYPE) return false
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='))
+  return charset === undefined || /^charset="?utf-8"?$/.test(charset)
+}
+
+function json(status: number, value: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { 'content-type': JSON_TYPE, ...headers },
+  })
+}
+
+function methodNotAllowed(allow: string): Response {
+  return problemResponse(405, `This resource answers ${allow}.`, { allow })
+}
+
+function notAcceptable(): Response {
+  return problemResponse(406, `This resource is only available as ${JSON_TYPE}.`)
+}

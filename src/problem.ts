@@ -1,0 +1,109 @@
+import { MovieLogError, type MovieLogErrorCode, type ValidationIssue } from './errors'
+
+/** One field problem in a problem response: where (`pointer` into the body) and what. */
+export interface ProblemFieldError {
+  /** JSON Pointer into the request body (`/releaseYear`), for body fields. */
+  pointer?: string
+  /** Name of the query parameter (`limit`), for query problems. */
+  parameter?: string
+  detail: string
+}
+
+/** An RFC 9457 problem details object, as every movie-log error response carries it. */
+export interface Problem {
+  type: string
+  title: string
+  status: number
+  detail: string
+  errors?: ProblemFieldError[]
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
+const PROBLEM_TYPE_BASE = 'urn:movie-log:problem:'
+
+// The one table from error codes to HTTP: every adapter answers the same way.
+const BY_CODE: Record<MovieLogErrorCode, { status: number; title: string; slug: string }> = {
+  INVALID_MOVIE: { status: 400, title: 'Invalid movie', slug: 'invalid-movie' },
+  INVALID_PAGE_REQUEST: {
+    status: 400,
+    title: 'Invalid page request',
+    slug: 'invalid-page-request',
+  },
+  STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable', slug: 'store-unavailable' },
+  UNSUPPORTED_STORE: { status: 500, title: 'Unsupported store', slug: 'unsupported-store' },
+}
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  500: 'Internal Server Error',
+}
+
+/** A problem response for an HTTP-level failure (`about:blank`: the status says it all). */
+export function problemResponse(
+  status: number,
+  detail: string,
+  headers: Record<string, string> = {},
+): Response {
+  const title = STATUS_TITLES[status] ?? 'Error'
+  return toResponse({ type: 'about:blank', title, status, detail }, headers)
+}
+
+/**
+ * The problem response for an error thrown by the core. Anything that is not a movie-log error
+ * is a 500 that says nothing of its internals.
+ */
+export function errorResponse(error: unknown): Response {
+  if (!MovieLogError.is(error)) {
+    return problemResponse(500, 'The server could not complete the request.')
+  }
+  const { status, title, slug } = BY_CODE[error.code]
+  const issues = (error as { issues?: ValidationIssue[] }).issues
+  const problem: Problem = {
+    type: PROBLEM_TYPE_BASE + slug,
+    title,
+    status,
+    detail: detailFor(error.code, issues),
+    errors: issues?.map((issue) => fieldError(error.code, issue)),
+  }
+  // Store outages are usually short: tell clients when to try again.
+  const headers: Record<string, string> = status === 503 ? { 'retry-after': '5' } : {}
+  return toResponse(problem, headers)
+}
+
+function detailFor(code: MovieLogErrorCode, issues: ValidationIssue[] | undefined): string {
+  switch (code) {
+    case 'INVALID_MOVIE':
+      return `The movie has ${issues?.length ?? 0} invalid field(s); see errors.`
+    case 'INVALID_PAGE_REQUEST':
+      return 'The paging parameters are not valid; see errors.'
+    case 'STORE_UNAVAILABLE':
+      return 'The movie store cannot be reached right now. Nothing was changed; try again shortly.'
+    case 'UNSUPPORTED_STORE':
+      return 'The server is not configured correctly.'
+  }
+}
+
+function fieldError(code: MovieLogErrorCode, issue: ValidationIssue): ProblemFieldError {
+  if (code === 'INVALID_PAGE_REQUEST') return { parameter: issue.path, detail: issue.message }
+  return {
+    pointer: issue.path ? `/${issue.path.split('.').map(escapePointer).join('/')}` : '',
+    detail: issue.message,
+  }
+}
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1')
+}
+
+function toResponse(problem: Problem, headers: Record<string, string>): Response {
+  const body = JSON.stringify(problem)
+  return new Response(body, {
+    status: problem.status,
+    headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
+  })
+}
