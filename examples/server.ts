@@ -1,0 +1,139 @@
+/**
+ * The example server: h3 v2 + listhen, the log mounted at /movies. `npm start` runs it.
+ *
+ *   PORT             port to listen on                      default 3000
+ *   HOST             address to bind                        default 127.0.0.1
+ *   MOVIE_LOG_STORE  memory:// | sqlite://PATH | redis://… | rediss://… | postgres://…
+ *                                                           default sqlite://./data/movies.sqlite
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { pathToFileURL } from 'node:url'
+import { H3 } from 'h3'
+import { toNodeHandler } from 'h3/node'
+import type Keyv from 'keyv'
+import { listen } from 'listhen'
+import { createMovieLog } from 'movie-log'
+import { toH3Handler } from 'movie-log/h3'
+import { checkStore, openStore, redact } from './store'
+
+export interface ServerConfig {
+  port: number
+  host: string
+  storeUrl: string
+}
+
+export interface RunningServer {
+  /** Where the log is served, e.g. `http://127.0.0.1:3000/movies`. */
+  url: string
+  /** Stops accepting, finishes in-flight requests, then closes the store. */
+  close(): Promise<void>
+}
+
+/** A configuration the server cannot start with. Its message is the one line it prints. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Reads the server's settings from environment variables, with the contract's defaults. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = Number(env.PORT ?? 3000)
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new ConfigError(`PORT must be a port number from 1 to 65535, not '${env.PORT}'`)
+  }
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    storeUrl: env.MOVIE_LOG_STORE || 'sqlite://./data/movies.sqlite',
+  }
+}
+
+/** The h3 app: the log at /movies, and a pointer to it at /. */
+export function createApp(store: Keyv): H3 {
+  return new H3({ silent: true })
+    .get('/', () => ({ name: 'movie-log', movies: '/movies' }))
+    .mount('/movies', toH3Handler(createMovieLog(store)))
+}
+
+/** Opens the store, checks that it answers, and listens. Rejects with a one-line reason. */
+export async function startServer(
+  config: ServerConfig,
+  log: (line: string) => void = console.log,
+): Promise<RunningServer> {
+  const store = await openStore(config.storeUrl)
+  try {
+    await checkStore(store)
+  } catch (error) {
+    await store.disconnect().catch(() => {})
+    throw new ConfigError(
+      `the store ${redact(config.storeUrl)} cannot be reached (${reason(error)})`,
+    )
+  }
+
+  const handle = withRequestLog(toNodeHandler(createApp(store)), log)
+  // isProd: fail on a busy port instead of moving to another one; autoClose: signals are ours.
+  const listener = await listen(handle, {
+    port: config.port,
+    hostname: config.host,
+    showURL: false,
+    isProd: true,
+    autoClose: false,
+    qr: false,
+    public: false,
+  }).catch(async (error: unknown) => {
+    await store.disconnect().catch(() => {})
+    throw new ConfigError(`cannot listen on ${config.host}:${config.port} (${reason(error)})`)
+  })
+
+  const url = new URL('/movies', listener.url).href
+  log(`movie-log listening on ${url} (store: ${redact(config.storeUrl)})`)
+  return {
+    url,
+    close: async () => {
+      await listener.close()
+      await store.disconnect()
+    },
+  }
+}
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown
+
+// One line per request, written when the response has been sent.
+function withRequestLog(handle: NodeHandler, log: (line: string) => void): NodeHandler {
+  return (req, res) => {
+    const start = performance.now()
+    res.once('finish', () => {
+      const ms = (performance.now() - start).toFixed(1)
+      log(`${req.method} ${req.url} ${res.statusCode} ${ms}ms`)
+    })
+    return handle(req, res)
+  }
+}
+
+function reason(error: unknown): string {
+  const cause =
+    error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''
+  const message = error instanceof Error ? error.message : String(error)
+  return (message || (error as Error)?.name || 'unknown error') + cause
+}
+
+async function main(): Promise<void> {
+  let server: RunningServer
+  try {
+    server = await startServer(configFromEnv())
+  } catch (error) {
+    const message = error instanceof ConfigError ? error.message : reason(error)
+    console.error(`movie-log: cannot start: ${message.replace(/\s+/g, ' ')}`)
+    process.exit(1)
+  }
+  const stop = async (signal: string) => {
+    console.log(`movie-log: ${signal}, finishing in-flight requests`)
+    // A request that never ends must not keep the process from stopping.
+    setTimeout(() => process.exit(1), 10_000).unref()
+    await server.close()
+    process.exit(0)
+  }
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main()

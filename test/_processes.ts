@@ -1,0 +1,138 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { freePort } from './_ports'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** A child process whose output is collected line by line, and can be waited on. */
+export interface Child {
+  process: ChildProcess
+  /** Every line written so far, stdout and stderr together. */
+  lines: string[]
+  /** Resolves with the first line matching `pattern`; rejects if the process exits first. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>
+  /** Resolves with the exit code (or signal name) once the process has ended. */
+  exited: Promise<number | string>
+}
+
+function watch(child: ChildProcess): Child {
+  const lines: string[] = []
+  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = []
+  let buffered = ''
+  const onData = (data: Buffer) => {
+    buffered += data.toString()
+    const complete = buffered.split('\n')
+    buffered = complete.pop() ?? ''
+    for (const line of complete) {
+      lines.push(line)
+      for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
+        waiters.splice(waiters.indexOf(waiter), 1)
+        waiter.resolve(line)
+      }
+    }
+  }
+  child.stdout?.on('data', onData)
+  child.stderr?.on('data', onData)
+  const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | string)
+
+  return {
+    process: child,
+    lines,
+    exited,
+    waitForLine: (pattern, timeoutMs = 15_000) => {
+      const seen = lines.find((line) => pattern.test(line))
+      if (seen) return Promise.resolve(seen)
+      return new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(`no line matching ${pattern} in ${timeoutMs}ms:\n${lines.join('\n')}`),
+            ),
+          timeoutMs,
+        )
+        waiters.push({
+          pattern,
+          resolve: (line) => {
+            clearTimeout(timer)
+            resolve(line)
+          },
+        })
+        exited.then((code) => {
+          clearTimeout(timer)
+          reject(
+            new Error(`exited (${code}) before a line matching ${pattern}:\n${lines.join('\n')}`),
+          )
+        })
+      })
+    },
+  }
+}
+
+/** The example server as `npm start` runs it, in its own process. */
+export interface ServerProcess extends Child {
+  /** `http://127.0.0.1:PORT/movies` */
+  url: string
+  port: number
+}
+
+/** Runs `examples/server.ts` as `npm start` does, on a free port, and waits until it listens. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  port?: number,
+): Promise<ServerProcess> {
+  const child = launchServer({ PORT: String(port ?? (await freePort())), ...env })
+  const line = await child.waitForLine(/listening on /)
+  const url = /listening on (\S+)/.exec(line)?.[1] as string
+  return { ...child, url, port: Number(new URL(url).port) }
+}
+
+/** Runs the example server without waiting for it: for starts that are meant to fail. */
+export function launchServer(env: Record<string, string>): Child {
+  return watch(
+    spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  )
+}
+
+/** Stops a child with `signal` and returns how it ended. */
+export async function stop(child: Child, signal: NodeJS.Signals = 'SIGTERM') {
+  if (child.process.exitCode === null && child.process.signalCode === null)
+    child.process.kill(signal)
+  return child.exited
+}
+
+/** A private redis-server on a free port, so a test can stop it without touching anyone else's. */
+export interface PrivateRedis extends Child {
+  url: string
+  port: number
+}
+
+export async function startPrivateRedis(
+  port?: number,
+  extraArgs: string[] = [],
+): Promise<PrivateRedis> {
+  const chosen = port ?? (await freePort())
+  const child = watch(
+    spawn(
+      'redis-server',
+      [
+        '--port',
+        String(chosen),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        ...extraArgs,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    ),
+  )
+  await child.waitForLine(/Ready to accept connections/)
+  return { ...child, port: chosen, url: `redis://127.0.0.1:${chosen}` }
+}
