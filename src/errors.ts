@@ -1,11 +1,25 @@
-/** Stable codes of every error movie-log raises on purpose. */
+/**
+ * Stable codes of every error movie-log raises on purpose.
+ *
+ * @example
+ * ```ts
+ * if (MovieLogError.is(error) && error.code === 'STORE_UNAVAILABLE') retryLater()
+ * ```
+ */
 export type MovieLogErrorCode =
   | 'INVALID_MOVIE'
   | 'INVALID_PAGE_REQUEST'
   | 'STORE_UNAVAILABLE'
   | 'UNSUPPORTED_STORE'
 
-/** One problem found in an input, named by its field (`releaseYear`, `limit`, ...). */
+/**
+ * One problem found in an input, named by its field (`releaseYear`, `limit`, ...).
+ *
+ * @example
+ * ```ts
+ * const issue: ValidationIssue = { path: 'releaseYear', message: 'must be from 1870 to 9999' }
+ * ```
+ */
 export interface ValidationIssue {
   path: string
   message: string

@@ -5,7 +5,14 @@ import type { Movie } from './movie'
 import type { MovieLog } from './movie-log'
 import { errorResponse, problemResponse } from './problem'
 
-/** Options of the HTTP handlers (`toWebHandler`, `toH3Handler`). */
+/**
+ * Options of the HTTP handlers (`toWebHandler`, `toH3Handler`).
+ *
+ * @example
+ * ```ts
+ * toWebHandler(log, { basePath: '/api/movies', maxBodyBytes: 64 * 1024, maxPageSize: 200 })
+ * ```
+ */
 export interface MovieLogHttpOptions {
   /**
    * The public path the log is mounted at, used to recognise requests and to write `Location`

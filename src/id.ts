@@ -1,9 +1,26 @@
 import { getRandomValues } from 'node:crypto'
 
-/** Makes a new movie id: a string that sorts after every id it made before. */
+/**
+ * Makes a new movie id: a string that sorts after every id it made before.
+ *
+ * @example
+ * ```ts
+ * let n = 0
+ * const generateId: IdGenerator = () => `movie-${String(++n).padStart(8, '0')}`
+ * createMovieLog(store, { generateId })
+ * ```
+ */
 export type IdGenerator = () => string
 
-/** Milliseconds since the Unix epoch, like `Date.now`. */
+/**
+ * Milliseconds since the Unix epoch, like `Date.now`.
+ *
+ * @example
+ * ```ts
+ * const frozen: Clock = () => Date.parse('2024-05-01T00:00:00Z')
+ * createMovieLog(store, { clock: frozen })
+ * ```
+ */
 export type Clock = () => number
 
 const COUNTER_MAX = 0xfff

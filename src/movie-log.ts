@@ -4,7 +4,14 @@ import { type Clock, createUuidV7Generator, type IdGenerator } from './id'
 import { type Movie, parseNewMovie } from './movie'
 import { decodeCursor, encodeCursor, type MovieLogStore, MovieStore, toKeyv } from './store'
 
-/** Options of `createMovieLog`. */
+/**
+ * Options of `createMovieLog`.
+ *
+ * @example
+ * ```ts
+ * createMovieLog(new KeyvRedis(url), { namespace: 'cinema-club' })
+ * ```
+ */
 export interface MovieLogOptions {
   /**
    * Key namespace of the log inside the store. Default `'movie-log'`. A `Keyv` passed as the
@@ -20,7 +27,15 @@ export interface MovieLogOptions {
   clock?: Clock
 }
 
-/** What `listMovies` takes. Without `limit`, every movie after `cursor` (or from the start). */
+/**
+ * What `listMovies` takes. Without `limit`, every movie after `cursor` (or from the start).
+ *
+ * @example
+ * ```ts
+ * const first = await log.listMovies({ limit: 50 })
+ * const second = await log.listMovies({ limit: 50, cursor: first.nextCursor })
+ * ```
+ */
 export interface ListMoviesOptions {
   /** At most this many movies; a positive integer. */
   limit?: number
@@ -28,14 +43,30 @@ export interface ListMoviesOptions {
   cursor?: string | null
 }
 
-/** One page of the log, oldest added first. */
+/**
+ * One page of the log, oldest added first.
+ *
+ * @example
+ * ```ts
+ * const { movies, nextCursor }: MoviePage = await log.listMovies({ limit: 50 })
+ * ```
+ */
 export interface MoviePage {
   movies: Movie[]
   /** Pass as `cursor` for the next page; `null` when this page reached the end. */
   nextCursor: string | null
 }
 
-/** A movie log: add, list and read movies in a keyv store. */
+/**
+ * A movie log: add, list and read movies in a keyv store. Made by `createMovieLog`.
+ *
+ * @example
+ * ```ts
+ * const log: MovieLog = createMovieLog()
+ * const movie = await log.addMovie(input)
+ * await log.getMovie(movie.id)
+ * ```
+ */
 export interface MovieLog {
   /** Validates `input`, stores it with a new id and returns the stored movie. */
   addMovie(input: unknown): Promise<Movie>

@@ -1,7 +1,15 @@
 import { coerce, define, object, optional, type Struct, string, validate } from 'superstruct'
 import { MovieValidationError, type ValidationIssue } from './errors'
 
-/** A movie in the log: exactly these six fields. */
+/**
+ * A movie in the log: exactly these six fields.
+ *
+ * @example
+ * ```ts
+ * const movie: Movie = await log.addMovie(input)
+ * console.log(movie.id, movie.title, movie.imdbLink)
+ * ```
+ */
 export interface Movie {
   /** Assigned by the log: a UUIDv7, sortable in the order movies were added. */
   id: string
@@ -14,7 +22,19 @@ export interface Movie {
   notes: string
 }
 
-/** What `addMovie` accepts. `catalogLink` is another name for `imdbLink`. */
+/**
+ * What `addMovie` accepts. `catalogLink` is another name for `imdbLink`; `notes` defaults to `""`.
+ *
+ * @example
+ * ```ts
+ * const heat: NewMovie = {
+ *   title: 'Heat',
+ *   screenedDate: '2024-05-01T20:30:00.000',
+ *   releaseYear: 1995,
+ *   imdbLink: 'https://www.imdb.com/title/tt0113277/',
+ * }
+ * ```
+ */
 export interface NewMovie {
   title: string
   screenedDate: string

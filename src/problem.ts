@@ -1,6 +1,13 @@
 import { MovieLogError, type MovieLogErrorCode, type ValidationIssue } from './errors'
 
-/** One field problem in a problem response: where (`pointer` into the body) and what. */
+/**
+ * One field problem in a problem response: where (`pointer` into the body) and what.
+ *
+ * @example
+ * ```ts
+ * const error: ProblemFieldError = { pointer: '/releaseYear', detail: 'must be from 1870 to 9999' }
+ * ```
+ */
 export interface ProblemFieldError {
   /** JSON Pointer into the request body (`/releaseYear`), for body fields. */
   pointer?: string
@@ -9,7 +16,18 @@ export interface ProblemFieldError {
   detail: string
 }
 
-/** An RFC 9457 problem details object, as every movie-log error response carries it. */
+/**
+ * An RFC 9457 problem details object, as every movie-log error response carries it.
+ *
+ * @example
+ * ```ts
+ * const response = await handler(request)
+ * if (!response.ok) {
+ *   const problem = (await response.json()) as Problem
+ *   for (const error of problem.errors ?? []) console.log(error.pointer, error.detail)
+ * }
+ * ```
+ */
 export interface Problem {
   type: string
   title: string

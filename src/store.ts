@@ -3,7 +3,14 @@ import { inject, injectable, TOKENS } from './container'
 import { InvalidPageRequestError, StoreUnavailableError, UnsupportedStoreError } from './errors'
 import type { Movie } from './movie'
 
-/** What `createMovieLog` accepts as a store: a Keyv, a keyv storage adapter, or a `Map`. */
+/**
+ * What `createMovieLog` accepts as a store: a Keyv, a keyv storage adapter, or a `Map`.
+ *
+ * @example
+ * ```ts
+ * const store: MovieLogStore = new KeyvSqlite('sqlite://./data/movies.sqlite')
+ * ```
+ */
 // biome-ignore lint/suspicious/noExplicitAny: a Map of any entries is a valid keyv store
 export type MovieLogStore = Keyv | KeyvStoreAdapter | Map<any, any>
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createMovieLog, type Movie, type MovieLog } from 'movie-log'
 import type { MovieLogHttpOptions } from 'movie-log/web'
 import { afterEach, describe, expect, it } from 'vitest'
+import { FlakyMap } from './_flaky-map'
 import { HTTP_TARGETS, type HttpTarget, type HttpTargetFactory } from './_http-targets'
 import { aMovie } from './_movies'
 
@@ -320,19 +321,7 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (_name, createTarget: HttpTarge
 
   describe('failures', () => {
     it('answers 503 while the store is unavailable, and writes nothing', async () => {
-      const down = new Map()
-      let failing = true
-      const original = {
-        get: down.get.bind(down),
-        set: down.set.bind(down),
-        keys: down.keys.bind(down),
-      }
-      const fail = () => {
-        if (failing) throw new Error('store down: secret-internal-detail')
-      }
-      down.get = (key) => (fail(), original.get(key))
-      down.set = (key, value) => (fail(), original.set(key, value))
-      down.keys = () => (fail(), original.keys())
+      const down = new FlakyMap()
       const { http } = await serve(createMovieLog(down))
 
       for (const response of [await post(http, aMovie()), await http.fetch('/movies')]) {
@@ -340,7 +329,7 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (_name, createTarget: HttpTarge
         expect(response.headers.get('retry-after')).toBe('5')
         expect(JSON.stringify(problem)).not.toContain('secret-internal-detail')
       }
-      failing = false
+      down.failing = false
       expect(await (await http.fetch('/movies')).json()).toEqual([])
       expect((await post(http, aMovie())).status).toBe(201)
     })

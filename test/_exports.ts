@@ -1,0 +1,34 @@
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** The public entries: package subpath -> source file. */
+export const ENTRIES = {
+  'movie-log': 'src/index.ts',
+  'movie-log/web': 'adapters/web.ts',
+  'movie-log/h3': 'adapters/h3.ts',
+} as const
+
+/** Every name an entry exports, values and types alike, sorted. */
+export function exportedNames(): Record<keyof typeof ENTRIES, string[]> {
+  const files = Object.values(ENTRIES).map((file) => ROOT + file)
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.Preserve,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    experimentalDecorators: true,
+    noEmit: true,
+  })
+  const checker = program.getTypeChecker()
+  const names = {} as Record<keyof typeof ENTRIES, string[]>
+  for (const [entry, file] of Object.entries(ENTRIES)) {
+    const source = program.getSourceFile(ROOT + file)
+    const symbol = source && checker.getSymbolAtLocation(source)
+    if (!symbol) throw new Error(`cannot read the exports of ${file}`)
+    names[entry as keyof typeof ENTRIES] = checker
+      .getExportsOfModule(symbol)
+      .map((exported) => exported.name)
+      .sort()
+  }
+  return names
+}

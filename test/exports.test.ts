@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import tsupConfig from '../tsup.config'
+import { ENTRIES, exportedNames } from './_exports'
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+
+describe('the published surface', () => {
+  it('exports exactly these names per entry', () => {
+    expect(exportedNames()).toMatchInlineSnapshot(`
+      {
+        "movie-log": [
+          "Clock",
+          "IdGenerator",
+          "InvalidPageRequestError",
+          "ListMoviesOptions",
+          "Movie",
+          "MovieLog",
+          "MovieLogError",
+          "MovieLogErrorCode",
+          "MovieLogOptions",
+          "MovieLogStore",
+          "MoviePage",
+          "MovieValidationError",
+          "NewMovie",
+          "StoreUnavailableError",
+          "UnsupportedStoreError",
+          "ValidationIssue",
+          "createMovieLog",
+        ],
+        "movie-log/h3": [
+          "MovieLogHttpOptions",
+          "toH3Handler",
+        ],
+        "movie-log/web": [
+          "MovieLogHttpOptions",
+          "Problem",
+          "ProblemFieldError",
+          "toWebHandler",
+        ],
+      }
+    `)
+  })
+
+  it('has package.json exports and tsup entries that agree, types first', () => {
+    const entry = (tsupConfig as { entry: Record<string, string> }).entry
+    for (const [subpath, source] of Object.entries(ENTRIES)) {
+      const key = subpath === 'movie-log' ? '.' : `./${subpath.slice('movie-log/'.length)}`
+      const name = Object.entries(entry).find(([, file]) => file === source)?.[0]
+      expect(name, `${source} is a tsup entry`).toBeDefined()
+      expect(pkg.exports[key]).toEqual({
+        types: `./dist/${name}.d.ts`,
+        default: `./dist/${name}.js`,
+      })
+      expect(Object.keys(pkg.exports[key])[0]).toBe('types')
+    }
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './h3', './package.json', './web'])
+    expect(Object.keys(entry)).toHaveLength(Object.keys(ENTRIES).length)
+  })
+})
