@@ -87,7 +87,8 @@ class MovieLogService implements MovieLog {
   ) {}
 
   async addMovie(input: unknown): Promise<Movie> {
-    const movie: Movie = { id: this.generateId(), ...parseNewMovie(input) }
+    // Frozen: a store may hand out the very object it keeps (the in-memory one does).
+    const movie: Movie = Object.freeze({ id: this.generateId(), ...parseNewMovie(input) })
     await this.store.put(movie)
     return movie
   }

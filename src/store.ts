@@ -1,6 +1,11 @@
 import Keyv, { type KeyvStoreAdapter } from 'keyv'
 import { inject, injectable, TOKENS } from './container'
 import { InvalidPageRequestError, StoreUnavailableError, UnsupportedStoreError } from './errors'
+import { createMapIndex } from './indexes/map'
+import { createRedisIndex, isRedisAdapter } from './indexes/redis'
+import { createScanIndex } from './indexes/scan'
+import { createSqlIndex, isSqlAdapter } from './indexes/sql'
+import { type MovieIndex, movieKey } from './indexes/types'
 import type { Movie } from './movie'
 
 /**
@@ -15,7 +20,6 @@ import type { Movie } from './movie'
 export type MovieLogStore = Keyv | KeyvStoreAdapter | Map<any, any>
 
 const DEFAULT_NAMESPACE = 'movie-log'
-const MOVIE_KEY_PREFIX = 'movie:'
 const CURSOR_PREFIX = 'movie-log/1:'
 const BASE64URL = /^[A-Za-z0-9_-]+$/
 
@@ -85,67 +89,29 @@ function isKeyv(store: unknown): store is Keyv {
   )
 }
 
-/** How movies sit in a keyv store: one key per movie, `movie:<id>`, so adds never collide. */
+/**
+ * How movies sit in a keyv store: one key per movie, `movie:<id>`, so adds never collide, and
+ * an index per kind of store that lists them in id order without reading the whole log.
+ */
 @injectable()
 export class MovieStore {
-  constructor(@inject(TOKENS.keyv) private readonly keyv: Keyv) {}
+  private readonly index: MovieIndex
+
+  constructor(@inject(TOKENS.keyv) private readonly keyv: Keyv) {
+    this.index = chooseIndex(keyv)
+  }
 
   async put(movie: Movie): Promise<void> {
-    await this.guard('set', () => this.keyv.set(MOVIE_KEY_PREFIX + movie.id, movie))
+    await this.guard('set', () => this.index.put(movie))
   }
 
   async get(id: string): Promise<Movie | undefined> {
-    return this.guard('get', () => this.keyv.get<Movie>(MOVIE_KEY_PREFIX + id))
+    return this.guard('get', () => this.keyv.get<Movie>(movieKey(id)))
   }
 
   /** Movies with an id after `after`, in id order (the order they were added), at most `limit`. */
   async listAfter(after: string | undefined, limit: number): Promise<Movie[]> {
-    const { store } = this.keyv
-    if (store instanceof Map) return this.guard('list', () => this.listFromMap(store, after, limit))
-    const movies = await this.guard('iterator', () => this.scan(after))
-    return sortById(movies).slice(0, limit)
-  }
-
-  // Every backend iterates in its own order (Map: insertion, SQLite: rowid, Redis: SCAN), so the
-  // scan collects and the caller sorts by id.
-  private async scan(after: string | undefined): Promise<Movie[]> {
-    const movies: Movie[] = []
-    // @keyv/postgres ends its iterator early on a failed query and only emits the error.
-    let failure: unknown
-    const onError = (error: unknown) => {
-      failure ??= error
-    }
-    this.keyv.on('error', onError)
-    try {
-      const iterate = this.keyv.iterator as NonNullable<Keyv['iterator']>
-      for await (const [key, value] of iterate(this.keyv.namespace)) {
-        if (typeof key !== 'string' || !key.startsWith(MOVIE_KEY_PREFIX)) continue
-        const movie = value as Movie
-        if (after === undefined || movie.id > after) movies.push(movie)
-      }
-    } finally {
-      this.keyv.off('error', onError)
-    }
-    if (failure !== undefined) throw failure
-    return movies
-  }
-
-  // keyv's Map iterator filters by a namespace that the last Keyv on the Map set, so two logs on
-  // one Map would see each other's movies. Reading the keys here keeps namespaces apart, and
-  // only the page's values are deserialised.
-  private async listFromMap(map: Map<unknown, unknown>, after: string | undefined, limit: number) {
-    const { namespace, useKeyPrefix } = this.keyv
-    const prefix = (useKeyPrefix && namespace ? `${namespace}:` : '') + MOVIE_KEY_PREFIX
-    const ids: string[] = []
-    for (const key of map.keys()) {
-      if (typeof key !== 'string' || !key.startsWith(prefix)) continue
-      const id = key.slice(prefix.length)
-      if (after === undefined || id > after) ids.push(id)
-    }
-    const pageIds = ids.sort().slice(0, limit)
-    if (pageIds.length === 0) return []
-    const movies = await this.keyv.get<Movie>(pageIds.map((id) => MOVIE_KEY_PREFIX + id))
-    return movies.filter((movie): movie is Movie => movie !== undefined)
+    return this.guard('list', () => this.index.listAfter(after, limit))
   }
 
   private async guard<T>(operation: string, call: () => Promise<T>): Promise<T> {
@@ -157,8 +123,12 @@ export class MovieStore {
   }
 }
 
-function sortById(movies: Movie[]): Movie[] {
-  return movies.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+function chooseIndex(keyv: Keyv): MovieIndex {
+  const { store } = keyv
+  if (store instanceof Map) return createMapIndex(keyv, store)
+  if (isRedisAdapter(store) && !keyv.useKeyPrefix) return createRedisIndex(keyv, store)
+  if (isSqlAdapter(store)) return createSqlIndex(keyv, store)
+  return createScanIndex(keyv)
 }
 
 /** An opaque cursor that resumes a listing after the movie with this id. */

@@ -77,29 +77,16 @@ export function describeStoreSuite(backend: StoreBackend | string): void {
       const expected = added.map((movie) => movie.id)
 
       for (let limit = 1; limit <= 7; limit++) {
-        const seen: string[] = []
-        let cursor: string | null = null
-        do {
-          const page = await log.listMovies({ limit, cursor })
-          expect(page.movies.length).toBeLessThanOrEqual(limit)
-          seen.push(...page.movies.map((movie) => movie.id))
-          cursor = page.nextCursor
-        } while (cursor !== null)
-        expect(seen, `limit ${limit}`).toEqual(expected)
+        expect(await walkPages(log, limit), `limit ${limit}`).toEqual(expected)
       }
     })
 
     it('gives each movie once while movies are added between pages', async () => {
       const log = await openLog()
       const before = await addMany(log, 20)
-      const seen: string[] = []
-      let cursor: string | null = null
-      do {
-        const page = await log.listMovies({ limit: 3, cursor })
-        seen.push(...page.movies.map((movie) => movie.id))
-        cursor = page.nextCursor
-        await log.addMovie(aMovie({ title: `added during the walk ${seen.length}` }))
-      } while (cursor !== null)
+      const seen = await walkPages(log, 3, (ids) =>
+        log.addMovie(aMovie({ title: `added during the walk ${ids.length}` })),
+      )
 
       expect(new Set(seen).size).toBe(seen.length)
       expect(seen.slice(0, 20)).toEqual(before.map((movie) => movie.id))
@@ -154,6 +141,38 @@ export function describeStoreSuite(backend: StoreBackend | string): void {
       }
     })
 
+    it('orders by id as JavaScript compares strings, whatever the ids look like', async () => {
+      const ids = ['b', 'B', '-x', 'a-b', 'a_b', 'ab', 'A', '0', 'é', 'Z~']
+      const namespace = `test-${randomUUID()}`
+      const log = createMovieLog(await backend.open(namespace), {
+        namespace,
+        generateId: () => ids.shift() as string,
+      })
+      for (let n = 0; n < 10; n++) await log.addMovie(aMovie({ title: `Id ${n}` }))
+      const expected = ['-x', '0', 'A', 'B', 'Z~', 'a-b', 'a_b', 'ab', 'b', 'é']
+      expect((await log.listMovies()).movies.map((m) => m.id)).toEqual(expected)
+      expect(await walkPages(log, 3)).toEqual(expected)
+    })
+
+    it('lists a page without iterating the whole store', async () => {
+      const namespace = `test-${randomUUID()}`
+      const store = await backend.open(namespace)
+      const log = createMovieLog(store, { namespace })
+      const added = await addMany(log, 30)
+      await log.listMovies({ limit: 1 })
+      // From here, a full walk of the store fails: pages must come from the store's own index.
+      const walk = () => {
+        throw new Error('iterated the whole store')
+      }
+      if ('iterator' in store) Object.assign(store, { iterator: walk })
+      const inner = (store as { store?: object }).store
+      if (inner && 'iterator' in inner) Object.assign(inner, { iterator: walk })
+      const page = await log.listMovies({ limit: 5, cursor: null })
+      expect(page.movies.map((m) => m.id)).toEqual(added.slice(0, 5).map((m) => m.id))
+      const next = await log.listMovies({ limit: 5, cursor: page.nextCursor })
+      expect(next.movies.map((m) => m.id)).toEqual(added.slice(5, 10).map((m) => m.id))
+    })
+
     it('raises StoreUnavailableError, never an empty answer, when the store is unreachable', async () => {
       const log = createMovieLog(await backend.openUnreachable())
       const calls = {
@@ -173,6 +192,24 @@ export function describeStoreSuite(backend: StoreBackend | string): void {
       }
     })
   })
+}
+
+/** Walks every page of `limit`, calling `between` after each page; returns the ids seen. */
+async function walkPages(
+  log: MovieLog,
+  limit: number,
+  between: (seen: string[]) => Promise<unknown> = async () => {},
+): Promise<string[]> {
+  const seen: string[] = []
+  let cursor: string | null = null
+  do {
+    const page = await log.listMovies({ limit, cursor })
+    expect(page.movies.length).toBeLessThanOrEqual(limit)
+    seen.push(...page.movies.map((movie) => movie.id))
+    cursor = page.nextCursor
+    await between(seen)
+  } while (cursor !== null)
+  return seen
 }
 
 async function addMany(log: MovieLog, count: number): Promise<Movie[]> {

@@ -1,0 +1,101 @@
+import type Keyv from 'keyv'
+import type { Movie } from '../movie'
+import { MOVIE_KEY_PREFIX, type MovieIndex, movieKey } from './types'
+
+// The few node-redis calls used here, so the core needs no Redis package of its own.
+interface RedisClient {
+  multi(): RedisMulti
+  zRange(
+    key: string,
+    min: string,
+    max: string,
+    options?: { BY: 'LEX'; LIMIT?: { offset: number; count: number } },
+  ): Promise<string[]>
+  mGet(keys: string[]): Promise<(string | null)[]>
+  get(key: string): Promise<string | null>
+  set(key: string, value: string): Promise<unknown>
+}
+interface RedisMulti {
+  set(key: string, value: string): RedisMulti
+  zAdd(key: string, member: { score: number; value: string }): RedisMulti
+  exec(): Promise<unknown>
+}
+
+/** The parts of a @keyv/redis adapter this index relies on. */
+export interface RedisAdapter {
+  namespace?: string
+  isCluster(): boolean
+  getClient(): Promise<RedisClient>
+  createKeyPrefix(key: string, namespace?: string): string
+  iterator(namespace?: string): AsyncGenerator<[string, unknown]>
+}
+
+export function isRedisAdapter(store: unknown): store is RedisAdapter {
+  const candidate = store as Partial<RedisAdapter> | null
+  return (
+    typeof candidate?.getClient === 'function' &&
+    typeof candidate.createKeyPrefix === 'function' &&
+    typeof candidate.isCluster === 'function' &&
+    !candidate.isCluster()
+  )
+}
+
+/**
+ * A Redis store: a sorted set of ids next to the movies, written with each movie in one
+ * MULTI, so concurrent adds from many processes are all listed; a page is one ZRANGE BYLEX and
+ * one MGET. (A Redis Cluster would split the two keys across slots: it uses the scan index.)
+ */
+export function createRedisIndex(keyv: Keyv, adapter: RedisAdapter): MovieIndex {
+  const key = (name: string) => adapter.createKeyPrefix(name, adapter.namespace)
+  const indexKey = key('movie-index')
+  const readyKey = key('movie-index-ready')
+  let ready = false
+
+  // Movies stored before this index existed (or by a scan-index writer) are added once.
+  async function ensureIndex(client: RedisClient): Promise<void> {
+    if (ready || (await client.get(readyKey)) !== null) {
+      ready = true
+      return
+    }
+    for await (const [name] of adapter.iterator(adapter.namespace)) {
+      if (!name.startsWith(MOVIE_KEY_PREFIX)) continue
+      await client
+        .multi()
+        .zAdd(indexKey, { score: 0, value: name.slice(MOVIE_KEY_PREFIX.length) })
+        .exec()
+    }
+    await client.set(readyKey, '1')
+    ready = true
+  }
+
+  return {
+    put: async (movie) => {
+      const client = await adapter.getClient()
+      await ensureIndex(client)
+      const value = (await keyv.serializeData({ value: movie, expires: undefined })) as string
+      await client
+        .multi()
+        .set(key(movieKey(movie.id)), value)
+        .zAdd(indexKey, { score: 0, value: movie.id })
+        .exec()
+    },
+    listAfter: async (after, limit) => {
+      const client = await adapter.getClient()
+      await ensureIndex(client)
+      const window = Number.isFinite(limit) ? { LIMIT: { offset: 0, count: limit } } : {}
+      const ids = await client.zRange(indexKey, after === undefined ? '-' : `(${after}`, '+', {
+        BY: 'LEX',
+        ...window,
+      })
+      if (ids.length === 0) return []
+      const values = await client.mGet(ids.map((id) => key(movieKey(id))))
+      const movies: Movie[] = []
+      for (const value of values) {
+        if (value === null) continue
+        const data = (await keyv.deserializeData(value)) as { value?: Movie } | undefined
+        if (data?.value) movies.push(data.value)
+      }
+      return movies
+    },
+  }
+}
