@@ -2,7 +2,7 @@ import { acceptsJson } from './accept'
 import { InvalidPageRequestError } from './errors'
 import { readJsonBody } from './http-body'
 import type { Movie } from './movie'
-import type { MovieLog } from './movie-log'
+import type { MovieLog, MoviePage } from './movie-log'
 import { errorResponse, problemResponse } from './problem'
 
 /**
@@ -32,6 +32,8 @@ const COLLECTION_METHODS = 'GET, HEAD, POST'
 const ITEM_METHODS = 'GET, HEAD'
 const JSON_TYPE = 'application/json'
 const PAGE_PARAMETER = /^[1-9][0-9]{0,15}$/
+// The full list goes out a page at a time: memory holds one page, whatever the log's size.
+const STREAM_PAGE_SIZE = 1000
 
 /**
  * The HTTP contract of movie-log, written once: request -> core call -> Response. Both adapters
@@ -50,8 +52,13 @@ export function createMovieLogFetch(
     const limitParameter = url.searchParams.get('limit')
     const cursor = url.searchParams.get('cursor')
     if (limitParameter === null && cursor === null) {
-      const { movies } = await log.listMovies()
-      return json(200, movies, { vary: 'accept' })
+      // The first page is read before answering, so a store that is down still gets a 503.
+      const first = await log.listMovies({ limit: STREAM_PAGE_SIZE })
+      if (first.nextCursor === null) return json(200, first.movies, { vary: 'accept' })
+      return new Response(streamAllMovies(log, first), {
+        status: 200,
+        headers: { 'content-type': JSON_TYPE, vary: 'accept' },
+      })
     }
     if (limitParameter !== null && !PAGE_PARAMETER.test(limitParameter)) {
       throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
@@ -122,8 +129,35 @@ export function createMovieLogFetch(
       if (response.status >= 500 && response.status !== 503) onError(error, request)
     }
     // HEAD: the GET answer, headers and all, without its body.
-    return request.method === 'HEAD' ? new Response(null, response) : response
+    if (request.method !== 'HEAD') return response
+    await response.body?.cancel()
+    return new Response(null, response)
   }
+}
+
+/**
+ * The whole log as one JSON array, read and sent a page at a time. A store failure after the
+ * first page aborts the body: the client sees a broken response, never a short list.
+ */
+function streamAllMovies(log: MovieLog, first: MoviePage): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  let page = first
+  let opened = false
+  return new ReadableStream({
+    async pull(controller) {
+      if (page.movies.length > 0) {
+        const items = page.movies.map((movie) => JSON.stringify(movie)).join(',')
+        controller.enqueue(encoder.encode((opened ? ',' : '[') + items))
+        opened = true
+      }
+      if (page.nextCursor === null) {
+        controller.enqueue(encoder.encode(opened ? ']' : '[]'))
+        controller.close()
+        return
+      }
+      page = await log.listMovies({ limit: STREAM_PAGE_SIZE, cursor: page.nextCursor })
+    },
+  })
 }
 
 type Target = { kind: 'collection' } | { kind: 'item'; id: string } | { kind: 'none' }

@@ -81,6 +81,36 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (_name, createTarget: HttpTarge
     })
   })
 
+  describe('the full list', () => {
+    it('streams a log longer than one page as one JSON array, oldest first', async () => {
+      const { log, http } = await serve()
+      const added: string[] = []
+      for (let n = 0; n < 2500; n++) added.push((await log.addMovie(aMovie({ title: `M${n}` }))).id)
+      const response = await http.fetch('/movies')
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('application/json')
+      expect(((await response.json()) as Movie[]).map((movie) => movie.id)).toEqual(added)
+      const head = await http.fetch('/movies', { method: 'HEAD' })
+      expect(head.status).toBe(200)
+      expect(await head.text()).toBe('')
+    })
+
+    it('breaks the body, not the JSON, when the store fails mid-list', async () => {
+      const store = new FlakyMap()
+      store.failing = false
+      const { log, http } = await serve(createMovieLog(store))
+      for (let n = 0; n < 3500; n++) await log.addMovie(aMovie({ title: `M${n}` }))
+      // The first page (1000 movies) is read; the store fails during a later one.
+      store.readsLeft = 1500
+      // A real server may cut the connection before the client has even seen the headers.
+      const body = http.fetch('/movies').then((response) => {
+        expect(response.status).toBe(200)
+        return response.text()
+      })
+      await expect(body).rejects.toThrow()
+    })
+  })
+
   describe('paging', () => {
     it('walks pages through the Link header, each movie once, in order', async () => {
       const { log, http } = await serve()

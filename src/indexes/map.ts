@@ -43,10 +43,16 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
     listAfter: async (after, limit) => {
       const sorted = ids()
       const start = after === undefined ? 0 : firstAfter(sorted, after)
-      const page = sorted.slice(start, start + limit)
-      if (page.length === 0) return []
-      const movies = await keyv.get<Movie>(page.map(movieKey))
-      return movies.filter((movie): movie is Movie => movie !== undefined)
+      const movies: Movie[] = []
+      // Read from the Map itself: keyv's getMany turns a failed read into a missing movie.
+      for (const id of sorted.slice(start, start + limit)) {
+        const stored = map.get(prefix + id)
+        const data = (typeof stored === 'string' ? await keyv.deserializeData(stored) : stored) as
+          | { value?: Movie }
+          | undefined
+        if (data?.value) movies.push(data.value)
+      }
+      return movies
     },
   }
 }
