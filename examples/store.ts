@@ -10,6 +10,10 @@ import { dirname, resolve } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import Keyv from 'keyv'
 
+// Movies are plain JSON. keyv's default serialiser also revives Buffers, running a function over
+// every string of every movie read; movie-log stores use plain JSON too, so both agree.
+const PLAIN_JSON = { serialize: JSON.stringify, deserialize: JSON.parse }
+
 /** A store URL the example cannot use: malformed, or with a scheme it does not know. */
 export class StoreUrlError extends Error {
   override name = 'StoreUrlError'
@@ -30,14 +34,20 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
 
   switch (scheme) {
     case 'memory':
-      return new Keyv({ namespace, throwOnErrors: true })
+      // The Map holds the movies themselves (movie-log freezes them): nothing to serialise.
+      return new Keyv({
+        namespace,
+        throwOnErrors: true,
+        serialize: undefined,
+        deserialize: undefined,
+      })
     case 'sqlite': {
       const file = sqlitePath(url)
       await mkdir(dirname(file), { recursive: true })
       const { default: KeyvSqlite } = await import('@keyv/sqlite')
       // busyTimeout: several processes may write one file; wait for the lock instead of failing.
       const store = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5000 })
-      return new Keyv({ store, namespace, throwOnErrors: true })
+      return new Keyv({ store, namespace, throwOnErrors: true, ...PLAIN_JSON })
     }
     case 'redis':
     case 'rediss': {
@@ -64,14 +74,20 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
       const ready = new Promise((resolve) => client.once('ready', resolve))
       client.connect().catch(() => {})
       await Promise.race([ready, delay(connectTimeout)])
-      return new Keyv({ store, namespace, throwOnErrors: true, useKeyPrefix: false })
+      return new Keyv({
+        store,
+        namespace,
+        throwOnErrors: true,
+        useKeyPrefix: false,
+        ...PLAIN_JSON,
+      })
     }
     case 'postgres':
     case 'postgresql': {
       parseUrl(url)
       const { default: KeyvPostgres } = await import('@keyv/postgres')
       const store = new KeyvPostgres({ uri: url, connectionTimeoutMillis: connectTimeout })
-      return new Keyv({ store, namespace, throwOnErrors: true })
+      return new Keyv({ store, namespace, throwOnErrors: true, ...PLAIN_JSON })
     }
     default:
       throw new StoreUrlError(

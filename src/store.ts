@@ -1,4 +1,4 @@
-import Keyv, { type KeyvStoreAdapter } from 'keyv'
+import Keyv, { type KeyvOptions, type KeyvStoreAdapter } from 'keyv'
 import { inject, injectable, TOKENS } from './container'
 import { InvalidPageRequestError, StoreUnavailableError, UnsupportedStoreError } from './errors'
 import { createMapIndex } from './indexes/map'
@@ -46,10 +46,22 @@ export function toKeyv(store: MovieLogStore | undefined, namespace: string | und
       store: store ?? new Map(),
       namespace,
       throwOnErrors: true,
+      ...movieSerialization(store),
       // Adapters that prefix keys themselves (@keyv/redis) would otherwise get it twice.
       useKeyPrefix: !(store && 'keyPrefixSeparator' in store),
     }),
   )
+}
+
+/**
+ * How the Keyvs movie-log makes store movies. A Map holds the (frozen) movies themselves.
+ * Elsewhere plain JSON: movies are plain JSON values, and keyv's default serialiser runs a
+ * reviver over every string on every read (for Buffers), which costs more than the parse.
+ */
+export function movieSerialization(store: unknown): Pick<KeyvOptions, 'serialize' | 'deserialize'> {
+  if (store === undefined || store instanceof Map)
+    return { serialize: undefined, deserialize: undefined }
+  return { serialize: JSON.stringify, deserialize: JSON.parse }
 }
 
 function checkedKeyv(keyv: Keyv): Keyv {

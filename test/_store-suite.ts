@@ -68,7 +68,10 @@ export function describeStoreSuite(backend: StoreBackend | string): void {
         'notes',
       ])
       expect(await log.getMovie(added.id)).toEqual(added)
-      expect((await log.listMovies()).movies).toEqual([added])
+      // Strings that keyv's own serialiser treats specially come back as they were sent.
+      const colons = await log.addMovie(aMovie({ title: ':base64:SGVhdA==', notes: '::x' }))
+      expect(await log.getMovie(colons.id)).toEqual(colons)
+      expect((await log.listMovies()).movies).toEqual([added, colons])
     })
 
     it('pages through 250 movies with every limit from 1 to 7, each movie once and in order', async () => {

@@ -1,0 +1,132 @@
+/**
+ * `npm run bench`: movie-log's example server against bare h3, then the scale run.
+ * Writes bench/RESULTS.md. Settings: BENCH_SECONDS (5), BENCH_ROUNDS (3),
+ * BENCH_SIZES (1000,10000,100000), BENCH_POSTGRES_ADMIN_URL.
+ */
+
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { load, loadTool } from './load'
+import { startRedis, startTarget, type Target } from './processes'
+import { type ScaleRow, scaleRun } from './scale'
+import { MOVIE, seedOverHttp } from './seed'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
+const CONNECTIONS = 32
+
+type Method = 'GET' | 'POST'
+type Samples = Record<string, Record<Method, { rps: number[]; p99: number[] }>>
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+const log = (line: string) => console.log(`[bench] ${line}`)
+
+async function throughput(): Promise<Samples> {
+  const redis = await startRedis()
+  const sqlite = `sqlite://${join(mkdtempSync(join(tmpdir(), 'movie-log-bench-')), 'movies.sqlite')}`
+  const targets: Target[] = [
+    await startTarget('bare h3', 'bench/bare-h3.ts', {}),
+    await startTarget('movie-log memory', 'examples/server.ts', { MOVIE_LOG_STORE: 'memory://' }),
+    await startTarget('movie-log SQLite', 'examples/server.ts', { MOVIE_LOG_STORE: sqlite }),
+    await startTarget('movie-log Redis', 'examples/server.ts', { MOVIE_LOG_STORE: redis.url }),
+  ]
+  const samples: Samples = {}
+  try {
+    for (const target of targets) await seedOverHttp(target.url, 100)
+    // GET first, on 100 movies each; POST after, since every POST adds one.
+    for (const method of ['GET', 'POST'] as const) {
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const target of targets) {
+          const body = method === 'POST' ? JSON.stringify(MOVIE) : undefined
+          const result = await load(target.url, {
+            method,
+            body,
+            seconds: SECONDS,
+            connections: CONNECTIONS,
+          })
+          samples[target.name] ??= { GET: { rps: [], p99: [] }, POST: { rps: [], p99: [] } }
+          const entry = samples[target.name] as Samples[string]
+          entry[method].rps.push(result.rps)
+          entry[method].p99.push(result.p99Ms)
+          log(
+            `${method} ${target.name} round ${round}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`,
+          )
+        }
+      }
+    }
+  } finally {
+    await Promise.all(targets.map((target) => target.stop()))
+    await redis.stop()
+  }
+  return samples
+}
+
+function report(samples: Samples, scale: ScaleRow[]): string {
+  const bare = samples['bare h3'] as Samples[string]
+  const ratio = (name: string, method: Method) =>
+    median(samples[name]?.[method].rps ?? [0]) / median(bare[method].rps)
+  const table = Object.entries(samples).map(([name, s]) => {
+    const cells = (['GET', 'POST'] as const).map(
+      (method) =>
+        `${median(s[method].rps).toFixed(0)} | ${median(s[method].p99).toFixed(2)} | ${ratio(name, method).toFixed(2)}`,
+    )
+    return `| ${name} | ${cells.join(' | ')} |`
+  })
+  const page = (store: string, size: number) =>
+    scale.find((r) => r.store === store && r.size === size)?.firstPageMs
+  const [smallest, largest] = [Math.min(...SIZES), Math.max(...SIZES)]
+  const stores = [...new Set(scale.map((row) => row.store))]
+  const verdict = (met: boolean) => (met ? 'met' : '**not met**')
+  const targets = [
+    `| GET /movies, 100 movies, memory: ratio >= 0.8 | ${ratio('movie-log memory', 'GET').toFixed(2)} | ${verdict(ratio('movie-log memory', 'GET') >= 0.8)} |`,
+    `| POST /movies, memory: ratio >= 0.7 | ${ratio('movie-log memory', 'POST').toFixed(2)} | ${verdict(ratio('movie-log memory', 'POST') >= 0.7)} |`,
+    `| GET /movies, 100 movies, Redis: ratio >= 0.6 | ${ratio('movie-log Redis', 'GET').toFixed(2)} | ${verdict(ratio('movie-log Redis', 'GET') >= 0.6)} |`,
+    ...stores.map((store) => {
+      const growth = (page(store, largest) ?? Number.NaN) / (page(store, smallest) ?? Number.NaN)
+      return `| page of 50 at ${largest} <= 2x page of 50 at ${smallest}, ${store} | ${growth.toFixed(2)}x | ${verdict(growth <= 2)} |`
+    }),
+  ]
+  const versions = ['h3', 'keyv', 'hono'].map(
+    (name) =>
+      `${name} ${JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')).version}`,
+  )
+  return `# Benchmark results
+
+Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (BENCH_SECONDS=${SECONDS}, BENCH_ROUNDS=${ROUNDS}, BENCH_SIZES=${SIZES.join(',')}).
+
+- Machine: ${cpus()[0]?.model} x ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB
+- Node ${process.version}, ${versions.join(', ')}, movie-log ${JSON.parse(readFileSync('package.json', 'utf8')).version}
+- Load: ${loadTool}, ${CONNECTIONS} connections, ${SECONDS} s per run, targets alternating, median of ${ROUNDS} rounds, on 127.0.0.1.
+  The load generator and the server share the machine's 2 cores.
+
+## Throughput (GET with 100 movies; POST adds one each)
+
+| target | GET req/s | GET p99 ms | GET ratio | POST req/s | POST p99 ms | POST ratio |
+|---|---|---|---|---|---|---|
+${table.join('\n')}
+
+movie-log is the example server (h3 + the log, one log line per request to a discarded stdout).
+Bare h3 serves the same movies from a plain array: no validation, no store.
+
+## Scale (the example server; a page is \`GET /movies?limit=50\`, median of 20)
+
+| store | movies | page of 50 ms | full list ms | full list MiB | server RSS MiB |
+|---|---|---|---|---|---|
+${scale.map((r) => `| ${r.store} | ${r.size} | ${r.firstPageMs.toFixed(2)} | ${r.fullListMs.toFixed(0)} | ${r.fullListMiB.toFixed(1)} | ${r.rssMiB.toFixed(0)} |`).join('\n')}
+
+## Targets
+
+| target | measured | |
+|---|---|---|
+${targets.join('\n')}
+`
+}
+
+const samples = await throughput()
+const scale = await scaleRun(SIZES, log)
+const results = report(samples, scale)
+writeFileSync(new URL('./RESULTS.md', import.meta.url), results)
+console.log(results)

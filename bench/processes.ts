@@ -1,0 +1,88 @@
+/** Server processes for the benchmark, each on its own port, started and stopped by the run. */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { connect, createServer } from 'node:net'
+import { setTimeout as delay } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+export interface Target {
+  name: string
+  url: string
+  process: ChildProcess
+  stop(): Promise<void>
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Runs a TypeScript file (the example server, the bare h3 server) and waits for its port. */
+export async function startTarget(
+  name: string,
+  file: string,
+  env: Record<string, string>,
+): Promise<Target> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+    // The example server logs every request: sent nowhere, as a production log would be cheap.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  await waitForPort(port)
+  return {
+    name,
+    url: `http://127.0.0.1:${port}/movies`,
+    process: child,
+    stop: async () => {
+      child.kill('SIGTERM')
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve))
+    },
+  }
+}
+
+/** A private redis-server, so the benchmark never touches anyone's data. */
+export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort()
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  )
+  await waitForPort(port)
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGKILL')
+      await new Promise((resolve) => child.once('exit', resolve))
+    },
+  }
+}
+
+/** Resident memory of a process, in MiB. */
+export function rssMiB(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1')
+      socket.once('connect', () => resolve(socket.end() && true))
+      socket.once('error', () => resolve(false))
+    })
+    if (open) return
+    await delay(100)
+  }
+  throw new Error(`nothing listens on port ${port} after 20 s`)
+}
