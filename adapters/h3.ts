@@ -3,7 +3,8 @@ import { defineHandler, type EventHandlerWithFetch } from 'h3'
 import { createMovieLogFetch, type MovieLogHttpOptions } from '../src/http'
 import type { MovieLog } from '../src/movie-log'
 
-export type { MovieLogHttpOptions } from '../src/http'
+export type { CorsOrigins } from '../src/cors'
+export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http'
 
 /**
  * Turns a movie log into an h3 v2 event handler. Mount it with `app.mount('/movies', handler)`,

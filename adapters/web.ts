@@ -3,7 +3,8 @@
 import { createMovieLogFetch, type MovieLogHttpOptions } from '../src/http'
 import type { MovieLog } from '../src/movie-log'
 
-export type { MovieLogHttpOptions } from '../src/http'
+export type { CorsOrigins } from '../src/cors'
+export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http'
 export type { Problem, ProblemFieldError } from '../src/problem'
 
 /**

@@ -5,7 +5,11 @@
  *   HOST             address to bind                        default 127.0.0.1
  *   MOVIE_LOG_STORE  memory:// | sqlite://PATH | redis://… | rediss://… | postgres://…
  *                                                           default sqlite://./data/movies.sqlite
+ *   MOVIE_LOG_TOKEN  adding needs `Authorization: Bearer <token>`      default: open
+ *   MOVIE_LOG_PRIVATE=1           reading needs the token too
+ *   MOVIE_LOG_CORS_ORIGINS        comma-separated origins, or *     default: no CORS
  */
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import { H3 } from 'h3'
@@ -13,13 +17,19 @@ import { toNodeHandler } from 'h3/node'
 import type Keyv from 'keyv'
 import { listen } from 'listhen'
 import { createMovieLog } from 'movie-log'
-import { toH3Handler } from 'movie-log/h3'
+import { type MovieLogAction, type MovieLogHttpOptions, toH3Handler } from 'movie-log/h3'
 import { checkStore, openStore, redact } from './store'
 
 export interface ServerConfig {
   port: number
   host: string
   storeUrl: string
+  /** When set, adding a movie needs `Authorization: Bearer <token>`. */
+  token?: string
+  /** With a token: reading needs it too. */
+  private: boolean
+  /** Browser origins allowed to call the log (CORS). */
+  corsOrigins?: '*' | string[]
 }
 
 export interface RunningServer {
@@ -40,18 +50,45 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new ConfigError(`PORT must be a port number from 1 to 65535, not '${env.PORT}'`)
   }
+  if (env.MOVIE_LOG_PRIVATE === '1' && !env.MOVIE_LOG_TOKEN) {
+    throw new ConfigError(
+      'MOVIE_LOG_PRIVATE=1 needs MOVIE_LOG_TOKEN: without a token no one could read',
+    )
+  }
+  const origins = env.MOVIE_LOG_CORS_ORIGINS?.split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
   return {
     port,
     host: env.HOST || '127.0.0.1',
     storeUrl: env.MOVIE_LOG_STORE || 'sqlite://./data/movies.sqlite',
+    token: env.MOVIE_LOG_TOKEN || undefined,
+    private: env.MOVIE_LOG_PRIVATE === '1',
+    corsOrigins: origins?.includes('*') ? '*' : origins?.length ? origins : undefined,
+  }
+}
+
+/** `authorize` for the example: a bearer token for adds, and for reads when private. */
+export function bearerTokenAuthorizer(
+  token: string,
+  readsNeedToken: boolean,
+): (request: Request, action: MovieLogAction) => boolean {
+  // Digests of equal length, compared in constant time: the comparison leaks nothing of the token.
+  const expected = createHash('sha256').update(token).digest()
+  return (request, action) => {
+    if (action !== 'add' && !readsNeedToken) return true
+    const sent = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? ''
+    return timingSafeEqual(createHash('sha256').update(sent).digest(), expected)
   }
 }
 
 /** The h3 app: the log at /movies, and a pointer to it at /. */
-export function createApp(store: Keyv): H3 {
+export function createApp(store: Keyv, config: Partial<ServerConfig> = {}): H3 {
+  const options: MovieLogHttpOptions = { cors: config.corsOrigins }
+  if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
   return new H3({ silent: true })
     .get('/', () => ({ name: 'movie-log', movies: '/movies' }))
-    .mount('/movies', toH3Handler(createMovieLog(store)))
+    .mount('/movies', toH3Handler(createMovieLog(store), options))
 }
 
 /** Opens the store, checks that it answers, and listens. Rejects with a one-line reason. */
@@ -69,7 +106,7 @@ export async function startServer(
     )
   }
 
-  const handle = withRequestLog(toNodeHandler(createApp(store)), log)
+  const handle = withRequestLog(toNodeHandler(createApp(store, config)), log)
   // isProd: fail on a busy port instead of moving to another one; autoClose: signals are ours.
   const listener = await listen(handle, {
     port: config.port,

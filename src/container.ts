@@ -9,4 +9,5 @@ export const TOKENS = {
   keyv: Symbol('movie-log.keyv'),
   movieStore: Symbol('movie-log.movie-store'),
   generateId: Symbol('movie-log.generate-id'),
+  storeTimeoutMs: Symbol('movie-log.store-timeout-ms'),
 } as const

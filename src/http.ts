@@ -1,4 +1,5 @@
 import { acceptsJson } from './accept'
+import { type CorsOrigins, corsHeaders, isPreflight, preflightResponse } from './cors'
 import { InvalidPageRequestError } from './errors'
 import { readJsonBody } from './http-body'
 import type { Movie } from './movie'
@@ -26,7 +27,40 @@ export interface MovieLogHttpOptions {
   maxPageSize?: number
   /** Called with every error that became a 500, for logging. Default: `console.error`. */
   onError?: (error: unknown, request: Request) => void
+  /**
+   * Decides who may do what. `true` lets the request through; `false` or `401` answers 401 with
+   * `WWW-Authenticate: Bearer`; `403` answers 403. Default: everyone may do everything.
+   */
+  authorize?: (
+    request: Request,
+    action: MovieLogAction,
+  ) => AuthorizeResult | Promise<AuthorizeResult>
+  /** Browser origins allowed to call the log (CORS): a list, or `'*'`. Default: none. */
+  cors?: CorsOrigins
+  /** Adds handled at once; past it, POST answers 503 with `Retry-After`. Default 256. */
+  maxConcurrentAdds?: number
 }
+
+/**
+ * What a request wants to do: list the log, read one movie, or add one.
+ *
+ * @example
+ * ```ts
+ * const authorize = (request: Request, action: MovieLogAction) => action !== 'add' || isAdmin(request)
+ * ```
+ */
+export type MovieLogAction = 'list' | 'read' | 'add'
+
+/**
+ * The answer of `authorize`: allowed (`true`), unauthenticated (`false`, `401`) or forbidden (`403`).
+ *
+ * @example
+ * ```ts
+ * const authorize = (request: Request): AuthorizeResult =>
+ *   !request.headers.has('authorization') ? 401 : isAdmin(request) ? true : 403
+ * ```
+ */
+export type AuthorizeResult = boolean | 401 | 403
 
 const COLLECTION_METHODS = 'GET, HEAD, POST'
 const ITEM_METHODS = 'GET, HEAD'
@@ -47,6 +81,8 @@ export function createMovieLogFetch(
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const maxPageSize = options.maxPageSize ?? 1000
   const onError = options.onError ?? ((error: unknown) => console.error('[movie-log]', error))
+  const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
+  let addsInFlight = 0
 
   async function list(url: URL): Promise<Response> {
     const limitParameter = url.searchParams.get('limit')
@@ -87,10 +123,31 @@ export function createMovieLogFetch(
         'accept-post': JSON_TYPE,
       })
     }
-    const body = await readJsonBody(request, maxBodyBytes)
-    if (!body.ok) return problemResponse(body.status, body.detail)
-    const movie = await log.addMovie(body.value)
-    return json(201, movie, { location: movieUrl(movie, url) })
+    if (addsInFlight >= maxConcurrentAdds) {
+      await request.body?.cancel().catch(() => {})
+      return problemResponse(503, 'Too many movies are being added right now; try again shortly.', {
+        'retry-after': '1',
+      })
+    }
+    addsInFlight++
+    try {
+      const body = await readJsonBody(request, maxBodyBytes)
+      if (!body.ok) return problemResponse(body.status, body.detail)
+      const movie = await log.addMovie(body.value)
+      return json(201, movie, { location: movieUrl(movie, url) })
+    } finally {
+      addsInFlight--
+    }
+  }
+
+  async function denied(request: Request, action: MovieLogAction): Promise<Response | undefined> {
+    if (!options.authorize) return undefined
+    const decision = await options.authorize(request, action)
+    if (decision === true) return undefined
+    if (decision === 403) return problemResponse(403, 'You may not do this.')
+    return problemResponse(401, 'Send credentials that allow this.', {
+      'www-authenticate': 'Bearer realm="movie-log"',
+    })
   }
 
   async function read(id: string): Promise<Response> {
@@ -109,15 +166,18 @@ export function createMovieLogFetch(
     const isRead = request.method === 'GET' || request.method === 'HEAD'
 
     if (target.kind === 'none') return problemResponse(404, 'Not found.')
-    if (target.kind === 'collection') {
-      if (request.method === 'POST') return add(request, url)
-      if (!isRead) return methodNotAllowed(COLLECTION_METHODS)
-      if (!acceptsJson(request.headers.get('accept'))) return notAcceptable()
-      return list(url)
-    }
-    if (!isRead) return methodNotAllowed(ITEM_METHODS)
+    const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
+    if (options.cors && isPreflight(request))
+      return preflightResponse(options.cors, request, allowed)
+    const isAdd = target.kind === 'collection' && request.method === 'POST'
+    if (!isRead && !isAdd) return methodNotAllowed(allowed)
+
+    const action: MovieLogAction = isAdd ? 'add' : target.kind === 'collection' ? 'list' : 'read'
+    const refusal = await denied(request, action)
+    if (refusal) return refusal
+    if (isAdd) return add(request, url)
     if (!acceptsJson(request.headers.get('accept'))) return notAcceptable()
-    return read(target.id)
+    return target.kind === 'collection' ? list(url) : read(target.id)
   }
 
   return async function handleMovieLogRequest(request: Request): Promise<Response> {
@@ -127,6 +187,14 @@ export function createMovieLogFetch(
     } catch (error) {
       response = errorResponse(error)
       if (response.status >= 500 && response.status !== 503) onError(error, request)
+    }
+    if (options.cors) {
+      for (const [name, value] of Object.entries(
+        corsHeaders(options.cors, request.headers.get('origin')),
+      )) {
+        if (name === 'vary') response.headers.append('vary', value)
+        else response.headers.set(name, value)
+      }
     }
     // HEAD: the GET answer, headers and all, without its body.
     if (request.method !== 'HEAD') return response

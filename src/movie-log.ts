@@ -25,6 +25,11 @@ export interface MovieLogOptions {
   generateId?: IdGenerator
   /** The clock of the default id generator, in epoch milliseconds. Default `Date.now`. */
   clock?: Clock
+  /**
+   * How long one store call may take before it fails with `StoreUnavailableError`, in ms: a
+   * hung store gives an error, not a hung caller. Default 5000.
+   */
+  storeTimeoutMs?: number
 }
 
 /**
@@ -137,6 +142,7 @@ export function createMovieLog(store?: MovieLogStore, options: MovieLogOptions =
     (options.clock ? createUuidV7Generator(options.clock) : processIdGenerator)
   scope.register(TOKENS.keyv, { useValue: toKeyv(store, options.namespace) })
   scope.register(TOKENS.generateId, { useValue: generateId })
+  scope.register(TOKENS.storeTimeoutMs, { useValue: options.storeTimeoutMs ?? 5000 })
   scope.register(TOKENS.movieStore, MovieStore, { lifecycle: Lifecycle.ContainerScoped })
   scope.register(MovieLogService, MovieLogService, { lifecycle: Lifecycle.ContainerScoped })
   return scope.resolve(MovieLogService)

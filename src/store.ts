@@ -109,7 +109,10 @@ function isKeyv(store: unknown): store is Keyv {
 export class MovieStore {
   private readonly index: MovieIndex
 
-  constructor(@inject(TOKENS.keyv) private readonly keyv: Keyv) {
+  constructor(
+    @inject(TOKENS.keyv) private readonly keyv: Keyv,
+    @inject(TOKENS.storeTimeoutMs) private readonly timeoutMs: number,
+  ) {
     this.index = chooseIndex(keyv)
   }
 
@@ -126,11 +129,21 @@ export class MovieStore {
     return this.guard('list', () => this.index.listAfter(after, limit))
   }
 
+  // Every store call fails as StoreUnavailableError: on an error, or when it hangs past the timeout.
   private async guard<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the store did not answer within ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      )
+    })
     try {
-      return await call()
+      return await Promise.race([call(), timeout])
     } catch (error) {
       throw new StoreUnavailableError(operation, error)
+    } finally {
+      clearTimeout(timer)
     }
   }
 }

@@ -29,10 +29,16 @@ describe('the published surface', () => {
           "createMovieLog",
         ],
         "movie-log/h3": [
+          "AuthorizeResult",
+          "CorsOrigins",
+          "MovieLogAction",
           "MovieLogHttpOptions",
           "toH3Handler",
         ],
         "movie-log/web": [
+          "AuthorizeResult",
+          "CorsOrigins",
+          "MovieLogAction",
           "MovieLogHttpOptions",
           "Problem",
           "ProblemFieldError",

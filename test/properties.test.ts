@@ -1,0 +1,109 @@
+import fc from 'fast-check'
+import { createMovieLog, type Movie } from 'movie-log'
+import { toWebHandler } from 'movie-log/web'
+import { describe, expect, it } from 'vitest'
+
+// fast-check's default size keeps strings short, whatever maxLength says: lengths matter here.
+import { aMovie } from './_movies'
+
+const ORIGIN = 'http://movie-log.test'
+
+function serve() {
+  const log = createMovieLog()
+  // A 500 fails the property through its status; logging each one would flood the output.
+  const handle = toWebHandler(log, { onError: () => {} })
+  const post = (body: string) =>
+    handle(
+      new Request(`${ORIGIN}/movies`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      }),
+    )
+  return { log, handle, post }
+}
+
+/** Posts a body; checks the answer is a 201 that reads back byte-for-byte, or a 4xx that stored nothing. */
+async function postAndCheck(body: string) {
+  const { log, handle, post } = serve()
+  const response = await post(body)
+  const text = await response.text()
+  expect(response.status).toBeLessThan(500)
+  if (response.status !== 201) {
+    expect(response.headers.get('content-type')).toBe('application/problem+json')
+    expect((await log.listMovies()).movies).toEqual([])
+    return
+  }
+  const movie = JSON.parse(text) as Movie
+  const read = await handle(new Request(`${ORIGIN}/movies/${encodeURIComponent(movie.id)}`))
+  expect(await read.text()).toBe(text)
+  // What was stored passes the rules again, as it is.
+  const { id: _id, ...fields } = movie
+  await expect(createMovieLog().addMovie(fields)).resolves.toMatchObject(fields)
+}
+
+describe('property: the handler never crashes, never 5xx, never stores an invalid movie', () => {
+  it('for arbitrary JSON bodies', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.json(), (body) => postAndCheck(body)),
+      { numRuns: 300 },
+    )
+  })
+
+  it('for arbitrary bytes as the body', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary' }), (body) => postAndCheck(body)),
+      { numRuns: 200 },
+    )
+  })
+
+  it.each(['title', 'screenedDate', 'imdbLink', 'notes', 'catalogLink'])(
+    'for arbitrary strings in %s',
+    async (field) => {
+      await fc.assert(
+        fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 600, size: 'max' }), (value) =>
+          postAndCheck(JSON.stringify(aMovie({ [field]: value }))),
+        ),
+        { numRuns: 200 },
+      )
+    },
+  )
+
+  it('for arbitrary values in releaseYear', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), (value) =>
+        postAndCheck(JSON.stringify(aMovie({ releaseYear: value }))),
+      ),
+      { numRuns: 200 },
+    )
+  })
+
+  it('for valid movies built from arbitrary parts, which are all kept exactly', async () => {
+    const validMovie = fc.record({
+      title: fc
+        .string({ minLength: 1, maxLength: 500, size: 'max' })
+        .filter((title) => title.trim() === title && title !== ''),
+      screenedDate: fc
+        .date({
+          min: new Date('1900-01-01T00:00:00Z'),
+          max: new Date('2099-12-31T23:59:59Z'),
+          noInvalidDate: true,
+        })
+        .map((date) => date.toISOString().slice(0, 23)),
+      releaseYear: fc.integer({ min: 1870, max: 9999 }),
+      imdbLink: fc
+        .webUrl({ validSchemes: ['https'] })
+        .filter((url) => url.length <= 2048 && !/\s/.test(url)),
+      notes: fc.string({ maxLength: 2000, size: 'max' }),
+    })
+    await fc.assert(
+      fc.asyncProperty(validMovie, async (movie) => {
+        const { post } = serve()
+        const response = await post(JSON.stringify(movie))
+        expect(response.status).toBe(201)
+        expect(await response.json()).toMatchObject(movie)
+      }),
+      { numRuns: 200 },
+    )
+  })
+})

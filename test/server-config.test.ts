@@ -1,0 +1,65 @@
+import Keyv from 'keyv'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, configFromEnv, createApp } from '../examples/server'
+import { aMovie } from './_movies'
+
+const ORIGIN = 'http://movie-log.test'
+
+function appFor(env: Record<string, string>) {
+  const app = createApp(new Keyv(), configFromEnv(env))
+  const request = (path: string, init: RequestInit = {}) =>
+    app.fetch(new Request(ORIGIN + path, init))
+  const post = (headers: Record<string, string> = {}) =>
+    request('/movies', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(aMovie()),
+    })
+  return { request, post }
+}
+
+describe('the example server settings', () => {
+  it('uses the contract defaults', () => {
+    expect(configFromEnv({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      storeUrl: 'sqlite://./data/movies.sqlite',
+      token: undefined,
+      private: false,
+      corsOrigins: undefined,
+    })
+  })
+
+  it('with MOVIE_LOG_TOKEN, needs the bearer token to add and leaves reads open', async () => {
+    const { request, post } = appFor({ MOVIE_LOG_TOKEN: 's3cret' })
+    expect((await post()).status).toBe(401)
+    expect((await post({ authorization: 'Bearer wrong' })).status).toBe(401)
+    expect((await post({ authorization: 'Bearer s3cret' })).status).toBe(201)
+    const list = await request('/movies')
+    expect(list.status).toBe(200)
+    expect(await list.json()).toHaveLength(1)
+  })
+
+  it('with MOVIE_LOG_PRIVATE=1, needs the token to read too', async () => {
+    const { request } = appFor({ MOVIE_LOG_TOKEN: 's3cret', MOVIE_LOG_PRIVATE: '1' })
+    expect((await request('/movies')).status).toBe(401)
+    expect((await request('/movies', { headers: { authorization: 'Bearer s3cret' } })).status).toBe(
+      200,
+    )
+  })
+
+  it('refuses MOVIE_LOG_PRIVATE=1 without a token', () => {
+    expect(() => configFromEnv({ MOVIE_LOG_PRIVATE: '1' })).toThrow(ConfigError)
+  })
+
+  it('answers CORS preflights for MOVIE_LOG_CORS_ORIGINS', async () => {
+    const { request } = appFor({ MOVIE_LOG_CORS_ORIGINS: 'https://a.example, https://b.example' })
+    const preflight = (origin: string) =>
+      request('/movies', {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      })
+    expect((await preflight('https://b.example')).status).toBe(204)
+    expect((await preflight('https://c.example')).status).toBe(403)
+  })
+})
