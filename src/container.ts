@@ -10,4 +10,5 @@ export const TOKENS = {
   movieStore: Symbol('movie-log.movie-store'),
   generateId: Symbol('movie-log.generate-id'),
   storeTimeoutMs: Symbol('movie-log.store-timeout-ms'),
+  clock: Symbol('movie-log.clock'),
 } as const

@@ -11,6 +11,9 @@ export type MovieLogErrorCode =
   | 'INVALID_PAGE_REQUEST'
   | 'STORE_UNAVAILABLE'
   | 'UNSUPPORTED_STORE'
+  | 'IDEMPOTENCY_KEY_INVALID'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'IDEMPOTENCY_KEY_IN_FLIGHT'
 
 /**
  * One problem found in an input, named by its field (`releaseYear`, `limit`, ...).
@@ -51,6 +54,7 @@ export class MovieLogError extends Error {
     'InvalidPageRequestError',
     'StoreUnavailableError',
     'UnsupportedStoreError',
+    'IdempotencyError',
   ]
 
   /**
@@ -155,4 +159,28 @@ export class UnsupportedStoreError extends MovieLogError {
 
 function describe(summary: string, issues: ValidationIssue[]): string {
   return `${summary}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`
+}
+
+/**
+ * An `addMovie` with an idempotency key that cannot go ahead: the key is malformed
+ * (`IDEMPOTENCY_KEY_INVALID`), was used with another movie (`IDEMPOTENCY_KEY_REUSED`), or its
+ * first request is still being handled (`IDEMPOTENCY_KEY_IN_FLIGHT`: retry shortly).
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (IdempotencyError.is(error) && error.code === 'IDEMPOTENCY_KEY_IN_FLIGHT') retrySoon()
+ * }
+ * ```
+ */
+export class IdempotencyError extends MovieLogError {
+  override name = 'IdempotencyError'
+  protected static override readonly names = ['IdempotencyError']
+
+  constructor(
+    code: 'IDEMPOTENCY_KEY_INVALID' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_KEY_IN_FLIGHT',
+    message: string,
+  ) {
+    super(code, message)
+  }
 }

@@ -133,7 +133,8 @@ export function createMovieLogFetch(
     try {
       const body = await readJsonBody(request, maxBodyBytes)
       if (!body.ok) return problemResponse(body.status, body.detail)
-      const movie = await log.addMovie(body.value)
+      const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'))
+      const movie = await log.addMovie(body.value, { idempotencyKey })
       return json(201, movie, { location: movieUrl(movie, url) })
     } finally {
       addsInFlight--
@@ -244,6 +245,13 @@ function resolveTarget(pathname: string, basePath: string): Target {
   } catch {
     return { kind: 'none' }
   }
+}
+
+// The draft sends the key as a structured-field string ("..."); a bare token is taken as is.
+function parseIdempotencyKey(header: string | null): string | undefined {
+  if (header === null) return undefined
+  const quoted = /^"((?:[^"\\]|\\.)*)"$/.exec(header.trim())
+  return quoted ? (quoted[1] as string).replace(/\\(.)/g, '$1') : header.trim()
 }
 
 function normaliseBasePath(basePath: string): string {

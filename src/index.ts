@@ -1,5 +1,6 @@
 /** @module movie-log: the framework-agnostic core, a movie log over any keyv store. */
 export {
+  IdempotencyError,
   InvalidPageRequestError,
   MovieLogError,
   type MovieLogErrorCode,
@@ -11,6 +12,7 @@ export {
 export type { Clock, IdGenerator } from './id'
 export type { Movie, NewMovie } from './movie'
 export {
+  type AddMovieOptions,
   createMovieLog,
   type ListMoviesOptions,
   type MovieLog,

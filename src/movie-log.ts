@@ -1,6 +1,7 @@
 import { container, inject, injectable, Lifecycle, TOKENS } from './container'
 import { InvalidPageRequestError } from './errors'
 import { type Clock, createUuidV7Generator, type IdGenerator } from './id'
+import { addOnce } from './idempotency'
 import { type Movie, parseNewMovie } from './movie'
 import { decodeCursor, encodeCursor, type MovieLogStore, MovieStore, toKeyv } from './store'
 
@@ -23,7 +24,7 @@ export interface MovieLogOptions {
    * made. Default: UUIDv7 with a monotonic counter.
    */
   generateId?: IdGenerator
-  /** The clock of the default id generator, in epoch milliseconds. Default `Date.now`. */
+  /** The log's clock (ids, idempotency locks), in epoch milliseconds. Default `Date.now`. */
   clock?: Clock
   /**
    * How long one store call may take before it fails with `StoreUnavailableError`, in ms: a
@@ -63,6 +64,23 @@ export interface MoviePage {
 }
 
 /**
+ * Options of one `addMovie`.
+ *
+ * @example
+ * ```ts
+ * await log.addMovie(input, { idempotencyKey: request.headers.get('idempotency-key') ?? undefined })
+ * ```
+ */
+export interface AddMovieOptions {
+  /**
+   * Adds the movie once per key, for 24 hours, across every process on the store: a retry with
+   * the same input returns the first movie. Needs create-if-absent from the store for that
+   * (memory, Redis, SQLite, PostgreSQL); other keyv stores only hold it within one process.
+   */
+  idempotencyKey?: string
+}
+
+/**
  * A movie log: add, list and read movies in a keyv store. Made by `createMovieLog`.
  *
  * @example
@@ -74,7 +92,7 @@ export interface MoviePage {
  */
 export interface MovieLog {
   /** Validates `input`, stores it with a new id and returns the stored movie. */
-  addMovie(input: unknown): Promise<Movie>
+  addMovie(input: unknown, options?: AddMovieOptions): Promise<Movie>
   /** Lists movies oldest added first, all at once or a page at a time. */
   listMovies(options?: ListMoviesOptions): Promise<MoviePage>
   /** The movie with this id, or `undefined`. */
@@ -89,13 +107,18 @@ class MovieLogService implements MovieLog {
   constructor(
     @inject(TOKENS.movieStore) private readonly store: MovieStore,
     @inject(TOKENS.generateId) private readonly generateId: IdGenerator,
+    @inject(TOKENS.clock) private readonly clock: Clock,
   ) {}
 
-  async addMovie(input: unknown): Promise<Movie> {
+  async addMovie(input: unknown, options: AddMovieOptions = {}): Promise<Movie> {
     // Frozen: a store may hand out the very object it keeps (the in-memory one does).
     const movie: Movie = Object.freeze({ id: this.generateId(), ...parseNewMovie(input) })
-    await this.store.put(movie)
-    return movie
+    if (options.idempotencyKey === undefined) {
+      await this.store.put(movie)
+      return movie
+    }
+    const put = (stored: Movie) => this.store.put(stored)
+    return addOnce(this.store.claims, options.idempotencyKey, input, movie, put, this.clock)
   }
 
   async listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
@@ -143,6 +166,7 @@ export function createMovieLog(store?: MovieLogStore, options: MovieLogOptions =
   scope.register(TOKENS.keyv, { useValue: toKeyv(store, options.namespace) })
   scope.register(TOKENS.generateId, { useValue: generateId })
   scope.register(TOKENS.storeTimeoutMs, { useValue: options.storeTimeoutMs ?? 5000 })
+  scope.register(TOKENS.clock, { useValue: options.clock ?? Date.now })
   scope.register(TOKENS.movieStore, MovieStore, { lifecycle: Lifecycle.ContainerScoped })
   scope.register(MovieLogService, MovieLogService, { lifecycle: Lifecycle.ContainerScoped })
   return scope.resolve(MovieLogService)

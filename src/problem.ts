@@ -49,6 +49,21 @@ const BY_CODE: Record<MovieLogErrorCode, { status: number; title: string; slug: 
   },
   STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable', slug: 'store-unavailable' },
   UNSUPPORTED_STORE: { status: 500, title: 'Unsupported store', slug: 'unsupported-store' },
+  IDEMPOTENCY_KEY_INVALID: {
+    status: 400,
+    title: 'Invalid idempotency key',
+    slug: 'invalid-idempotency-key',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    title: 'Idempotency key reused',
+    slug: 'idempotency-key-reused',
+  },
+  IDEMPOTENCY_KEY_IN_FLIGHT: {
+    status: 409,
+    title: 'Request in progress',
+    slug: 'idempotency-key-in-flight',
+  },
 }
 
 const STATUS_TITLES: Record<number, string> = {
@@ -85,7 +100,7 @@ export function errorResponse(error: unknown): Response {
     type: PROBLEM_TYPE_BASE + slug,
     title,
     status,
-    detail: detailFor(error.code, issues),
+    detail: detailFor(error, issues),
     errors: issues?.map((issue) => fieldError(error.code, issue)),
   }
   // Store outages are usually short: tell clients when to try again.
@@ -93,8 +108,8 @@ export function errorResponse(error: unknown): Response {
   return toResponse(problem, headers)
 }
 
-function detailFor(code: MovieLogErrorCode, issues: ValidationIssue[] | undefined): string {
-  switch (code) {
+function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined): string {
+  switch (error.code) {
     case 'INVALID_MOVIE':
       return `The movie has ${issues?.length ?? 0} invalid field(s); see errors.`
     case 'INVALID_PAGE_REQUEST':
@@ -103,6 +118,11 @@ function detailFor(code: MovieLogErrorCode, issues: ValidationIssue[] | undefine
       return 'The movie store cannot be reached right now. Nothing was changed; try again shortly.'
     case 'UNSUPPORTED_STORE':
       return 'The server is not configured correctly.'
+    // Written for clients, with nothing internal in them.
+    case 'IDEMPOTENCY_KEY_INVALID':
+    case 'IDEMPOTENCY_KEY_REUSED':
+    case 'IDEMPOTENCY_KEY_IN_FLIGHT':
+      return `${error.message}.`
   }
 }
 

@@ -1,4 +1,5 @@
 import Keyv, { type KeyvOptions, type KeyvStoreAdapter } from 'keyv'
+import { type Claims, createClaims } from './claims'
 import { inject, injectable, TOKENS } from './container'
 import { InvalidPageRequestError, StoreUnavailableError, UnsupportedStoreError } from './errors'
 import { createMapIndex } from './indexes/map'
@@ -108,12 +109,20 @@ function isKeyv(store: unknown): store is Keyv {
 @injectable()
 export class MovieStore {
   private readonly index: MovieIndex
+  /** Idempotency claims, beside the movies, failing like every other store call. */
+  readonly claims: Claims
 
   constructor(
     @inject(TOKENS.keyv) private readonly keyv: Keyv,
     @inject(TOKENS.storeTimeoutMs) private readonly timeoutMs: number,
   ) {
     this.index = chooseIndex(keyv)
+    const claims = createClaims(keyv)
+    this.claims = {
+      create: (key, value, ttl) => this.guard('claim', () => claims.create(key, value, ttl)),
+      get: (key) => this.guard('claim', () => claims.get(key)),
+      replace: (key, value, ttl) => this.guard('claim', () => claims.replace(key, value, ttl)),
+    }
   }
 
   async put(movie: Movie): Promise<void> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import {
   createMovieLog,
+  type IdempotencyError,
   InvalidPageRequestError,
   type Movie,
   type MovieLog,
@@ -174,6 +175,36 @@ export function describeStoreSuite(backend: StoreBackend | string): void {
       expect(page.movies.map((m) => m.id)).toEqual(added.slice(0, 5).map((m) => m.id))
       const next = await log.listMovies({ limit: 5, cursor: page.nextCursor })
       expect(next.movies.map((m) => m.id)).toEqual(added.slice(5, 10).map((m) => m.id))
+    })
+
+    it('adds once per idempotency key: 50 concurrent retries from two logs give one movie', async () => {
+      const namespace = `test-${randomUUID()}`
+      const [first, second] = [await openLog(namespace), await openLog(namespace)]
+      const key = randomUUID()
+      const input = aMovie({ title: 'Retried' })
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 50 }, (_, n) =>
+          (n % 2 ? first : second).addMovie(input, { idempotencyKey: key }),
+        ),
+      )
+      const added = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []))
+      const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []))
+      expect(added.length).toBeGreaterThan(0)
+      for (const movie of added) expect(movie).toEqual(added[0])
+      // Retries that arrive while the first is running are told so, never given a second movie.
+      for (const reason of refused)
+        expect((reason as IdempotencyError).code).toBe('IDEMPOTENCY_KEY_IN_FLIGHT')
+      expect((await first.listMovies()).movies).toEqual([added[0]])
+      expect(await second.addMovie(input, { idempotencyKey: key })).toEqual(added[0])
+
+      const other = await first.addMovie(aMovie({ title: 'Other' }), {
+        idempotencyKey: 'other-key',
+      })
+      expect((await second.listMovies()).movies).toEqual([added[0], other])
+      const reuse = await second
+        .addMovie(aMovie({ title: 'Not the same' }), { idempotencyKey: key })
+        .catch((e: unknown) => e)
+      expect((reuse as IdempotencyError).code).toBe('IDEMPOTENCY_KEY_REUSED')
     })
 
     it('raises StoreUnavailableError, never an empty answer, when the store is unreachable', async () => {

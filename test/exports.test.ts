@@ -10,8 +10,10 @@ describe('the published surface', () => {
     expect(exportedNames()).toMatchInlineSnapshot(`
       {
         "movie-log": [
+          "AddMovieOptions",
           "Clock",
           "IdGenerator",
+          "IdempotencyError",
           "InvalidPageRequestError",
           "ListMoviesOptions",
           "Movie",

@@ -116,6 +116,37 @@ describe.each(HTTP_TARGETS)('access and limits: %s', (_name, createTarget: HttpT
     })
   })
 
+  describe('Idempotency-Key', () => {
+    it('replays the first 201 for a retry, stores one movie, and refuses another body with 422', async () => {
+      const { log, http } = await serve({})
+      const first = await post(http, {
+        'idempotency-key': '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+      })
+      const retry = await post(http, {
+        'idempotency-key': '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+      })
+      expect([first.status, retry.status]).toEqual([201, 201])
+      expect(retry.headers.get('location')).toBe(first.headers.get('location'))
+      expect(await retry.text()).toBe(await first.text())
+      expect((await log.listMovies()).movies).toHaveLength(1)
+
+      const other = await http.fetch('/movies', {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, 'idempotency-key': '"8e03978e-40d5-43e8-bc93-6894a57f9324"' },
+        body: JSON.stringify(aMovie({ title: 'Something else' })),
+      })
+      expect(other.status).toBe(422)
+      expect(other.headers.get('content-type')).toBe('application/problem+json')
+      expect((await log.listMovies()).movies).toHaveLength(1)
+    })
+
+    it('refuses a malformed key with 400', async () => {
+      const { log, http } = await serve({})
+      expect((await post(http, { 'idempotency-key': 'has space' })).status).toBe(400)
+      expect((await log.listMovies()).movies).toEqual([])
+    })
+  })
+
   describe('limits', () => {
     it('answers 503 within the store timeout when the store hangs', async () => {
       const hung = new Map()

@@ -140,6 +140,32 @@ describe('example server', () => {
     expect(seenBySecond).toEqual(seenByFirst)
   })
 
+  it('makes 50 concurrent retries of one Idempotency-Key over two servers on one Redis one movie', async () => {
+    const redis = await startPrivateRedis()
+    running.push(redis)
+    const servers = [
+      await start({ MOVIE_LOG_STORE: redis.url }),
+      await start({ MOVIE_LOG_STORE: redis.url }),
+    ]
+    const body = JSON.stringify(aMovie({ title: 'Retried' }))
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, n) =>
+        fetch(servers[n % 2]!.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': '"retry-me"' },
+          body,
+        }),
+      ),
+    )
+    const created = responses.filter((r) => r.status === 201)
+    expect(created.length).toBeGreaterThan(0)
+    expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true)
+    const ids = new Set(await Promise.all(created.map(async (r) => ((await r.json()) as Movie).id)))
+    expect(ids.size).toBe(1)
+    expect(await list(servers[0]!.url)).toHaveLength(1)
+    expect(await list(servers[1]!.url)).toHaveLength(1)
+  })
+
   it('answers 503 while Redis is down, stays up, and serves again when Redis returns', async () => {
     const port = await freePort()
     let redis = await startPrivateRedis(port)

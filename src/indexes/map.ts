@@ -37,8 +37,10 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
       // Built before the write: built after it, the new key would be read and then added again.
       const sorted = ids()
       await keyv.set(movieKey(movie.id), movie)
-      // Ids mostly arrive in order: this is an append, except after a clock step.
-      sorted.splice(firstAfter(sorted, movie.id), 0, movie.id)
+      // Ids mostly arrive in order: this is an append, except after a clock step. An id already
+      // listed (an idempotent add finished twice) is not listed again.
+      const position = firstAfter(sorted, movie.id)
+      if (sorted[position - 1] !== movie.id) sorted.splice(position, 0, movie.id)
     },
     listAfter: async (after, limit) => {
       const sorted = ids()
