@@ -8,6 +8,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
 /**
  * Reads a JSON body of at most `maxBytes`. A body that declares or reaches more is refused as
  * soon as that is known: the rest is never read, so a large upload cannot fill memory.
+ * Bodies are left unread, never cancelled: on Node a cancelled body destroys the request
+ * before its answer is written, and listhen's shutdown hook then throws on the missing socket.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
   const tooLarge = {
@@ -16,10 +18,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     detail: `The request body is larger than the limit of ${maxBytes} bytes.`,
   } as const
   const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > maxBytes) {
-    await request.body?.cancel().catch(() => {})
-    return tooLarge
-  }
+  if (declared !== null && Number(declared) > maxBytes) return tooLarge
 
   const chunks: Uint8Array[] = []
   let size = 0
@@ -29,7 +28,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     if (done) break
     size += value.byteLength
     if (size > maxBytes) {
-      await reader.cancel().catch(() => {})
+      reader.releaseLock()
       return tooLarge
     }
     chunks.push(value)

@@ -118,13 +118,11 @@ export function createMovieLogFetch(
 
   async function add(request: Request, url: URL): Promise<Response> {
     if (!isJsonContentType(request.headers.get('content-type'))) {
-      await request.body?.cancel().catch(() => {})
       return problemResponse(415, `Send the movie as ${JSON_TYPE} (charset utf-8, if any).`, {
         'accept-post': JSON_TYPE,
       })
     }
     if (addsInFlight >= maxConcurrentAdds) {
-      await request.body?.cancel().catch(() => {})
       return problemResponse(503, 'Too many movies are being added right now; try again shortly.', {
         'retry-after': '1',
       })
@@ -132,7 +130,11 @@ export function createMovieLogFetch(
     addsInFlight++
     try {
       const body = await readJsonBody(request, maxBodyBytes)
-      if (!body.ok) return problemResponse(body.status, body.detail)
+      if (!body.ok) {
+        // A client past the size limit may still be sending: close rather than read the rest.
+        const close: Record<string, string> = body.status === 413 ? { connection: 'close' } : {}
+        return problemResponse(body.status, body.detail, close)
+      }
       const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'))
       const movie = await log.addMovie(body.value, { idempotencyKey })
       return json(201, movie, { location: movieUrl(movie, url) })

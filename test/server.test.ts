@@ -166,6 +166,14 @@ describe('example server', () => {
     expect(await list(servers[1]!.url)).toHaveLength(1)
   })
 
+  it('answers a 2 MiB upload with 413 and stays up', async () => {
+    const server = await start({ MOVIE_LOG_STORE: 'memory://' })
+    const response = await post(server.url, aMovie({ notes: 'x'.repeat(2 * 1024 * 1024) }))
+    expect(response.status).toBe(413)
+    expect((await post(server.url)).status).toBe(201)
+    expect(server.process.exitCode).toBeNull()
+  })
+
   it('answers 503 while Redis is down, stays up, and serves again when Redis returns', async () => {
     const port = await freePort()
     let redis = await startPrivateRedis(port)
