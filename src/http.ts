@@ -2,8 +2,16 @@ import { acceptsJson } from './accept'
 import { type CorsOrigins, corsHeaders, isPreflight, preflightResponse } from './cors'
 import { InvalidPageRequestError } from './errors'
 import { readJsonBody } from './http-body'
+import {
+  isJsonContentType,
+  JSON_TYPE,
+  normaliseBasePath,
+  parseIdempotencyKey,
+  resolveTarget,
+} from './http-request'
+import { STREAM_PAGE_SIZE, streamAllMovies } from './http-stream'
 import type { Movie } from './movie'
-import type { MovieLog, MoviePage } from './movie-log'
+import type { MovieLog } from './movie-log'
 import { errorResponse, problemResponse } from './problem'
 
 /**
@@ -64,10 +72,7 @@ export type AuthorizeResult = boolean | 401 | 403
 
 const COLLECTION_METHODS = 'GET, HEAD, POST'
 const ITEM_METHODS = 'GET, HEAD'
-const JSON_TYPE = 'application/json'
 const PAGE_PARAMETER = /^[1-9][0-9]{0,15}$/
-// The full list goes out a page at a time: memory holds one page, whatever the log's size.
-const STREAM_PAGE_SIZE = 1000
 
 /**
  * The HTTP contract of movie-log, written once: request -> core call -> Response. Both adapters
@@ -204,69 +209,6 @@ export function createMovieLogFetch(
     await response.body?.cancel()
     return new Response(null, response)
   }
-}
-
-/**
- * The whole log as one JSON array, read and sent a page at a time. A store failure after the
- * first page aborts the body: the client sees a broken response, never a short list.
- */
-function streamAllMovies(log: MovieLog, first: MoviePage): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder()
-  let page = first
-  let opened = false
-  return new ReadableStream({
-    async pull(controller) {
-      if (page.movies.length > 0) {
-        const items = page.movies.map((movie) => JSON.stringify(movie)).join(',')
-        controller.enqueue(encoder.encode((opened ? ',' : '[') + items))
-        opened = true
-      }
-      if (page.nextCursor === null) {
-        controller.enqueue(encoder.encode(opened ? ']' : '[]'))
-        controller.close()
-        return
-      }
-      page = await log.listMovies({ limit: STREAM_PAGE_SIZE, cursor: page.nextCursor })
-    },
-  })
-}
-
-type Target = { kind: 'collection' } | { kind: 'item'; id: string } | { kind: 'none' }
-
-// A host may pass the path with the base path (it kept the prefix) or without (it stripped it).
-function resolveTarget(pathname: string, basePath: string): Target {
-  let rest = pathname
-  if (pathname === basePath || pathname.startsWith(`${basePath}/`)) {
-    rest = pathname.slice(basePath.length)
-  }
-  if (rest === '' || rest === '/') return { kind: 'collection' }
-  const segment = /^\/([^/]+)\/?$/.exec(rest)?.[1]
-  if (segment === undefined) return { kind: 'none' }
-  try {
-    return { kind: 'item', id: decodeURIComponent(segment) }
-  } catch {
-    return { kind: 'none' }
-  }
-}
-
-// The draft sends the key as a structured-field string ("..."); a bare token is taken as is.
-function parseIdempotencyKey(header: string | null): string | undefined {
-  if (header === null) return undefined
-  const quoted = /^"((?:[^"\\]|\\.)*)"$/.exec(header.trim())
-  return quoted ? (quoted[1] as string).replace(/\\(.)/g, '$1') : header.trim()
-}
-
-function normaliseBasePath(basePath: string): string {
-  const trimmed = basePath.replace(/\/+$/, '')
-  return trimmed.startsWith('/') || trimmed === '' ? trimmed : `/${trimmed}`
-}
-
-function isJsonContentType(header: string | null): boolean {
-  if (header === null) return false
-  const [type = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase())
-  if (type !== JSON_TYPE) return false
-  const charset = parameters.find((parameter) => parameter.startsWith('charset='))
-  return charset === undefined || /^charset="?utf-8"?$/.test(charset)
 }
 
 function json(status: number, value: unknown, headers: Record<string, string> = {}): Response {

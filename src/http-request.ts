@@ -1,0 +1,41 @@
+/** Reading what an HTTP request asks of the log: which resource, which body, which key. */
+
+export const JSON_TYPE = 'application/json'
+
+export type Target = { kind: 'collection' } | { kind: 'item'; id: string } | { kind: 'none' }
+
+// A host may pass the path with the base path (it kept the prefix) or without (it stripped it).
+export function resolveTarget(pathname: string, basePath: string): Target {
+  let rest = pathname
+  if (pathname === basePath || pathname.startsWith(`${basePath}/`)) {
+    rest = pathname.slice(basePath.length)
+  }
+  if (rest === '' || rest === '/') return { kind: 'collection' }
+  const segment = /^\/([^/]+)\/?$/.exec(rest)?.[1]
+  if (segment === undefined) return { kind: 'none' }
+  try {
+    return { kind: 'item', id: decodeURIComponent(segment) }
+  } catch {
+    return { kind: 'none' }
+  }
+}
+
+// The draft sends the key as a structured-field string ("..."); a bare token is taken as is.
+export function parseIdempotencyKey(header: string | null): string | undefined {
+  if (header === null) return undefined
+  const quoted = /^"((?:[^"\\]|\\.)*)"$/.exec(header.trim())
+  return quoted ? (quoted[1] as string).replace(/\\(.)/g, '$1') : header.trim()
+}
+
+export function normaliseBasePath(basePath: string): string {
+  const trimmed = basePath.replace(/\/+$/, '')
+  return trimmed.startsWith('/') || trimmed === '' ? trimmed : `/${trimmed}`
+}
+
+export function isJsonContentType(header: string | null): boolean {
+  if (header === null) return false
+  const [type = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase())
+  if (type !== JSON_TYPE) return false
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='))
+  return charset === undefined || /^charset="?utf-8"?$/.test(charset)
+}

@@ -1,0 +1,29 @@
+import type { MovieLog, MoviePage } from './movie-log'
+
+/** The full list goes out a page at a time: memory holds one page, whatever the log's size. */
+export const STREAM_PAGE_SIZE = 1000
+
+/**
+ * The whole log as one JSON array, read and sent a page at a time. A store failure after the
+ * first page aborts the body: the client sees a broken response, never a short list.
+ */
+export function streamAllMovies(log: MovieLog, first: MoviePage): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  let page = first
+  let opened = false
+  return new ReadableStream({
+    async pull(controller) {
+      if (page.movies.length > 0) {
+        const items = page.movies.map((movie) => JSON.stringify(movie)).join(',')
+        controller.enqueue(encoder.encode((opened ? ',' : '[') + items))
+        opened = true
+      }
+      if (page.nextCursor === null) {
+        controller.enqueue(encoder.encode(opened ? ']' : '[]'))
+        controller.close()
+        return
+      }
+      page = await log.listMovies({ limit: STREAM_PAGE_SIZE, cursor: page.nextCursor })
+    },
+  })
+}
