@@ -13,3 +13,6 @@ export function aMovie(overrides: Record<string, unknown> = {}): NewMovie {
   for (const [key, value] of Object.entries(movie)) if (value === undefined) delete movie[key]
   return movie as unknown as NewMovie
 }
+
+/** The fields of a stored movie, in the order the log writes them. */
+export const MOVIE_FIELDS = ['id', 'title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes']

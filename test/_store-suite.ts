@@ -9,7 +9,7 @@ import {
   StoreUnavailableError,
 } from 'movie-log'
 import { afterAll, describe, expect, it } from 'vitest'
-import { aMovie } from './_movies'
+import { aMovie, MOVIE_FIELDS } from './_movies'
 
 /** A storage backend under test. `open` gives a new connection to the same data each time. */
 export interface StoreBackend {
@@ -60,14 +60,7 @@ export function describeStoreSuite(backend: StoreBackend | string): void {
       const added = await log.addMovie(input)
       expect(added.title).toBe('Amélie — 天使 🎬 "quoted" \\')
       expect(added.imdbLink).toBe(input.catalogLink)
-      expect(Object.keys(added)).toEqual([
-        'id',
-        'title',
-        'screenedDate',
-        'releaseYear',
-        'imdbLink',
-        'notes',
-      ])
+      expect(Object.keys(added)).toEqual(MOVIE_FIELDS)
       expect(await log.getMovie(added.id)).toEqual(added)
       // Strings that keyv's own serialiser treats specially come back as they were sent.
       const colons = await log.addMovie(aMovie({ title: ':base64:SGVhdA==', notes: '::x' }))

@@ -1,6 +1,6 @@
 import { createMovieLog, MovieValidationError, type NewMovie } from 'movie-log'
 import { describe, expect, it } from 'vitest'
-import { aMovie } from './_movies'
+import { aMovie, MOVIE_FIELDS } from './_movies'
 
 const ok = (input: Record<string, unknown>, expected: Record<string, unknown> = {}) =>
   ({ input: aMovie(input), accepted: expected }) as const
@@ -194,14 +194,7 @@ describe('hostile and odd inputs', () => {
     const movie = await createMovieLog().addMovie(
       aMovie({ catalogLink: 'https://www.imdb.com/title/tt0113277/' }),
     )
-    expect(Object.keys(movie)).toEqual([
-      'id',
-      'title',
-      'screenedDate',
-      'releaseYear',
-      'imdbLink',
-      'notes',
-    ])
+    expect(Object.keys(movie)).toEqual(MOVIE_FIELDS)
     expect(Object.isFrozen(movie)).toBe(true)
   })
 
