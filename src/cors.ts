@@ -1,3 +1,5 @@
+import { problemResponse } from './problem'
+
 /**
  * Which browser origins may call the log: a list of origins, or `'*'` for any.
  *
@@ -37,7 +39,7 @@ export function preflightResponse(
   const method = request.headers.get('access-control-request-method') ?? ''
   const methodAllowed = allowedMethods.split(', ').includes(method.toUpperCase())
   if (!headers['access-control-allow-origin'] || !methodAllowed) {
-    return new Response(null, { status: 403, headers })
+    return problemResponse(403, 'This origin or method may not call the movie log.', headers)
   }
   return new Response(null, {
     status: 204,

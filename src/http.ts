@@ -200,8 +200,9 @@ export function createMovieLogFetch(
       for (const [name, value] of Object.entries(
         corsHeaders(options.cors, request.headers.get('origin')),
       )) {
-        if (name === 'vary') response.headers.append('vary', value)
-        else response.headers.set(name, value)
+        if (name !== 'vary') response.headers.set(name, value)
+        else if (!/\borigin\b/i.test(response.headers.get('vary') ?? ''))
+          response.headers.append('vary', value)
       }
     }
     // HEAD: the GET answer, headers and all, without its body.
