@@ -12,7 +12,7 @@ import {
 import { STREAM_PAGE_SIZE, streamAllMovies } from './http-stream'
 import type { Movie } from './movie'
 import type { MovieLog } from './movie-log'
-import { errorResponse, problemResponse } from './problem'
+import { errorResponse, problemResponse, reasonPhrase } from './problem'
 
 /**
  * Options of the HTTP handlers (`toWebHandler`, `toH3Handler`).
@@ -215,6 +215,7 @@ export function createMovieLogFetch(
 function json(status: number, value: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(value), {
     status,
+    statusText: reasonPhrase(status),
     headers: { 'content-type': JSON_TYPE, ...headers },
   })
 }

@@ -66,14 +66,28 @@ const BY_CODE: Record<MovieLogErrorCode, { status: number; title: string; slug: 
   },
 }
 
-const STATUS_TITLES: Record<number, string> = {
+// RFC 9110 reason phrases: the title of an about:blank problem, and the status line's text.
+const REASON_PHRASES: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
   400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
+}
+
+/** The reason phrase of a status, as the status line and `about:blank` titles use it. */
+export function reasonPhrase(status: number): string {
+  return REASON_PHRASES[status] ?? ''
 }
 
 /** A problem response for an HTTP-level failure (`about:blank`: the status says it all). */
@@ -82,7 +96,7 @@ export function problemResponse(
   detail: string,
   headers: Record<string, string> = {},
 ): Response {
-  const title = STATUS_TITLES[status] ?? 'Error'
+  const title = reasonPhrase(status)
   return toResponse({ type: 'about:blank', title, status, detail }, headers)
 }
 
@@ -142,6 +156,7 @@ function toResponse(problem: Problem, headers: Record<string, string>): Response
   const body = JSON.stringify(problem)
   return new Response(body, {
     status: problem.status,
+    statusText: reasonPhrase(problem.status),
     headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
   })
 }

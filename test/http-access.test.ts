@@ -45,6 +45,11 @@ describe.each(HTTP_TARGETS)('access and limits: %s', (_name, createTarget: HttpT
       expect(response.status).toBe(401)
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="movie-log"')
       expect(response.headers.get('content-type')).toBe('application/problem+json')
+      expect(await response.json()).toMatchObject({
+        type: 'about:blank',
+        title: 'Unauthorized',
+        status: 401,
+      })
       expect((await log.listMovies()).movies).toEqual([])
       expect((await http.fetch('/movies')).status).toBe(200)
     })
