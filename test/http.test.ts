@@ -201,6 +201,7 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (_name, createTarget: HttpTarge
         'content-type': contentType,
       })
       expect(response.status).toBe(201)
+      expect(response.statusText).toBe('Created')
       expect(response.headers.get('content-type')).toBe('application/json')
       const movie = (await response.json()) as Movie
       expect(movie).toMatchObject({ title: 'Heat', releaseYear: 1995, id: expect.any(String) })
