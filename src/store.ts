@@ -55,11 +55,11 @@ export function toKeyv(store: MovieLogStore | undefined, namespace: string | und
 }
 
 /**
- * How the Keyvs movie-log makes store movies. A Map holds the (frozen) movies themselves.
- * Elsewhere plain JSON: movies are plain JSON values, and keyv's default serialiser runs a
+ * How the Keyvs that movie-log makes store movies. A Map holds the (frozen) movies themselves;
+ * elsewhere plain JSON, since movies are plain JSON values and keyv's default serialiser runs a
  * reviver over every string on every read (for Buffers), which costs more than the parse.
  */
-export function movieSerialization(store: unknown): Pick<KeyvOptions, 'serialize' | 'deserialize'> {
+function movieSerialization(store: unknown): Pick<KeyvOptions, 'serialize' | 'deserialize'> {
   if (store === undefined || store instanceof Map)
     return { serialize: undefined, deserialize: undefined }
   return { serialize: JSON.stringify, deserialize: JSON.parse }
