@@ -1,5 +1,5 @@
 /** Why a request body could not be read as JSON. */
-export type BodyProblem = { status: 413; detail: string } | { status: 400; detail: string }
+type BodyProblem = { status: 413; detail: string } | { status: 400; detail: string }
 
 export type BodyResult = { ok: true; value: unknown } | ({ ok: false } & BodyProblem)
 

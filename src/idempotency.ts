@@ -4,9 +4,9 @@ import { IdempotencyError } from './errors'
 import type { Movie } from './movie'
 
 /** How long a key replays its first movie, as the IETF idempotency-key draft suggests. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 /** How long a first attempt may take before a retry may finish it. */
-export const IDEMPOTENCY_LOCK_MS = 30_000
+const IDEMPOTENCY_LOCK_MS = 30_000
 
 const KEY_FORM = /^[\x21-\x7e]{1,255}$/
 

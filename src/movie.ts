@@ -44,11 +44,11 @@ export interface NewMovie {
   notes?: string
 }
 
-export const TITLE_MAX_LENGTH = 500
-export const NOTES_MAX_LENGTH = 10_000
-export const LINK_MAX_LENGTH = 2048
-export const RELEASE_YEAR_MIN = 1870
-export const RELEASE_YEAR_MAX = 9999
+const TITLE_MAX_LENGTH = 500
+const NOTES_MAX_LENGTH = 10_000
+const LINK_MAX_LENGTH = 2048
+const RELEASE_YEAR_MIN = 1870
+const RELEASE_YEAR_MAX = 9999
 
 const FIELDS = ['title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes'] as const
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})$/

@@ -36,7 +36,7 @@ export interface Problem {
   errors?: ProblemFieldError[]
 }
 
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
+const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 const PROBLEM_TYPE_BASE = 'urn:movie-log:problem:'
 
 // The one table from error codes to HTTP: every adapter answers the same way.

@@ -106,7 +106,7 @@ export async function stop(child: Child, signal: NodeJS.Signals = 'SIGTERM') {
 }
 
 /** A private redis-server on a free port, so a test can stop it without touching anyone else's. */
-export interface PrivateRedis extends Child {
+interface PrivateRedis extends Child {
   url: string
   port: number
 }
