@@ -1,15 +1,18 @@
 /** @module movie-log/h3: mount a movie log in an h3 v2 app. */
-import { defineHandler, type EventHandlerWithFetch } from 'h3'
-import { createMovieLogFetch, type MovieLogHttpOptions } from '../src/http'
+import { defineHandler, H3, type H3Event, HTTPResponse } from 'h3'
+import { createMovieLogReplier, type MovieLogHttpOptions } from '../src/http'
 import type { MovieLog } from '../src/movie-log'
+import { reasonPhrase } from '../src/reply'
 
 export type { CorsOrigins } from '../src/cors'
 export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http'
 
+const ANY_PATH = '/**'
+
 /**
- * Turns a movie log into an h3 v2 event handler. Mount it with `app.mount('/movies', handler)`,
- * or route it yourself with `app.all('/movies/**', handler)`; it answers exactly as the web
- * handler does.
+ * Turns a movie log into an h3 v2 app to mount: `app.mount('/movies', toH3Handler(log))`. Its
+ * routes join the parent app's router, so a mounted log costs no more than a route of its own.
+ * It answers exactly as the web handler does.
  *
  * @example
  * ```ts
@@ -20,7 +23,19 @@ export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../sr
  * const app = new H3().mount('/movies', toH3Handler(createMovieLog()))
  * ```
  */
-export function toH3Handler(log: MovieLog, options?: MovieLogHttpOptions): EventHandlerWithFetch {
-  const handle = createMovieLogFetch(log, options)
-  return defineHandler((event) => handle(event.req))
+export function toH3Handler(log: MovieLog, options?: MovieLogHttpOptions): H3 {
+  const reply = createMovieLogReplier(log, options)
+  const handler = defineHandler(async (event) => {
+    const { status, headers, body } = await reply(event.req, event.url, pathInMount(event))
+    return new HTTPResponse(body, { status, statusText: reasonPhrase(status), headers })
+  })
+  return new H3().all(ANY_PATH, handler)
+}
+
+// Mounted at /x, the route h3 matched is /x/**: the log sees the path below /x.
+function pathInMount(event: H3Event): string {
+  const route = event.context.matchedRoute?.route ?? ANY_PATH
+  const mount = route.endsWith(ANY_PATH) ? route.slice(0, -ANY_PATH.length) : ''
+  const { pathname } = event.url
+  return mount && pathname.startsWith(mount) ? pathname.slice(mount.length) : pathname
 }

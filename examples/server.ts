@@ -146,6 +146,30 @@ function withRequestLog(handle: NodeHandler, log: (line: string) => void): NodeH
   }
 }
 
+/**
+ * A line writer that gathers the lines of one turn of the event loop into a single write: a
+ * write per request would cost the server more than the request itself.
+ */
+function batchedLines(stream: NodeJS.WritableStream): {
+  write: (line: string) => void
+  flush: () => void
+} {
+  let pending = ''
+  const flush = () => {
+    if (pending === '') return
+    const text = pending
+    pending = ''
+    stream.write(text)
+  }
+  return {
+    write: (line) => {
+      if (pending === '') setImmediate(flush)
+      pending += `${line}\n`
+    },
+    flush,
+  }
+}
+
 function reason(error: unknown): string {
   const cause =
     error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''
@@ -154,19 +178,21 @@ function reason(error: unknown): string {
 }
 
 async function main(): Promise<void> {
+  const lines = batchedLines(process.stdout)
   let server: RunningServer
   try {
-    server = await startServer(configFromEnv())
+    server = await startServer(configFromEnv(), lines.write)
   } catch (error) {
     const message = error instanceof ConfigError ? error.message : reason(error)
     console.error(`movie-log: cannot start: ${message.replace(/\s+/g, ' ')}`)
     process.exit(1)
   }
   const stop = async (signal: string) => {
-    console.log(`movie-log: ${signal}, finishing in-flight requests`)
+    lines.write(`movie-log: ${signal}, finishing in-flight requests`)
     // A request that never ends must not keep the process from stopping.
     setTimeout(() => process.exit(1), 10_000).unref()
     await server.close()
+    lines.flush()
     process.exit(0)
   }
   process.once('SIGTERM', stop)

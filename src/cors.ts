@@ -1,4 +1,5 @@
-import { problemResponse } from './problem'
+import { problemReply } from './problem'
+import type { Reply } from './reply'
 
 /**
  * Which browser origins may call the log: a list of origins, or `'*'` for any.
@@ -30,18 +31,18 @@ export function corsHeaders(origins: CorsOrigins, origin: string | null): Record
  * The answer to a CORS preflight (`OPTIONS` with `Access-Control-Request-Method`): 204 with
  * what may be sent, or 403 for an origin or method that may not.
  */
-export function preflightResponse(
+export function preflightReply(
   origins: CorsOrigins,
   request: Request,
   allowedMethods: string,
-): Response {
+): Reply {
   const headers = corsHeaders(origins, request.headers.get('origin'))
   const method = request.headers.get('access-control-request-method') ?? ''
   const methodAllowed = allowedMethods.split(', ').includes(method.toUpperCase())
   if (!headers['access-control-allow-origin'] || !methodAllowed) {
-    return problemResponse(403, 'This origin or method may not call the movie log.', headers)
+    return problemReply(403, 'This origin or method may not call the movie log.', headers)
   }
-  return new Response(null, {
+  return {
     status: 204,
     headers: {
       ...headers,
@@ -49,7 +50,8 @@ export function preflightResponse(
       'access-control-allow-headers': ALLOWED_HEADERS,
       'access-control-max-age': PREFLIGHT_MAX_AGE,
     },
-  })
+    body: null,
+  }
 }
 
 /** True for a CORS preflight request. */

@@ -1,6 +1,6 @@
 /** Reading what an HTTP request asks of the log: which resource, which body, which key. */
 
-export const JSON_TYPE = 'application/json'
+import { JSON_TYPE } from './reply'
 
 export type Target = { kind: 'collection' } | { kind: 'item'; id: string } | { kind: 'none' }
 

@@ -1,18 +1,19 @@
 import { acceptsJson } from './accept'
-import { type CorsOrigins, corsHeaders, isPreflight, preflightResponse } from './cors'
+import { type CorsOrigins, corsHeaders, isPreflight, preflightReply } from './cors'
 import { InvalidPageRequestError } from './errors'
 import { readJsonBody } from './http-body'
 import {
   isJsonContentType,
-  JSON_TYPE,
   normaliseBasePath,
   parseIdempotencyKey,
   resolveTarget,
 } from './http-request'
 import { STREAM_PAGE_SIZE, streamAllMovies } from './http-stream'
 import type { Movie } from './movie'
+import { movieJson, moviesJson } from './movie-json'
 import type { MovieLog } from './movie-log'
-import { errorResponse, problemResponse, reasonPhrase } from './problem'
+import { errorReply, problemReply } from './problem'
+import { JSON_TYPE, jsonReply, type Reply, toWebResponse } from './reply'
 
 /**
  * Options of the HTTP handlers (`toWebHandler`, `toH3Handler`).
@@ -75,13 +76,19 @@ const ITEM_METHODS = 'GET, HEAD'
 const PAGE_PARAMETER = /^[1-9][0-9]{0,15}$/
 
 /**
- * The HTTP contract of movie-log, written once: request -> core call -> Response. Both adapters
+ * Answers one request: `url` is the request's URL as the host parsed it, and `path` the part
+ * of its path the log sees (a host that strips a mount prefix passes what is left).
+ */
+export type MovieLogReplier = (request: Request, url: URL, path?: string) => Promise<Reply>
+
+/**
+ * The HTTP contract of movie-log, written once: request -> core call -> reply. Both adapters
  * are thin shells over the function this returns.
  */
-export function createMovieLogFetch(
+export function createMovieLogReplier(
   log: MovieLog,
   options: MovieLogHttpOptions = {},
-): (request: Request) => Promise<Response> {
+): MovieLogReplier {
   const basePath = normaliseBasePath(options.basePath ?? '/movies')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const maxPageSize = options.maxPageSize ?? 1000
@@ -89,17 +96,15 @@ export function createMovieLogFetch(
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
   let addsInFlight = 0
 
-  async function list(url: URL): Promise<Response> {
+  async function list(url: URL): Promise<Reply> {
     const limitParameter = url.searchParams.get('limit')
     const cursor = url.searchParams.get('cursor')
     if (limitParameter === null && cursor === null) {
       // The first page is read before answering, so a store that is down still gets a 503.
       const first = await log.listMovies({ limit: STREAM_PAGE_SIZE })
-      if (first.nextCursor === null) return json(200, first.movies, { vary: 'accept' })
-      return new Response(streamAllMovies(log, first), {
-        status: 200,
-        headers: { 'content-type': JSON_TYPE, vary: 'accept' },
-      })
+      if (first.nextCursor === null) return jsonReply(200, moviesJson(first.movies), varyAccept())
+      const headers = { 'content-type': JSON_TYPE, vary: 'accept' }
+      return { status: 200, headers, body: streamAllMovies(log, first) }
     }
     if (limitParameter !== null && !PAGE_PARAMETER.test(limitParameter)) {
       throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
@@ -109,7 +114,7 @@ export function createMovieLogFetch(
       maxPageSize,
     )
     const page = await log.listMovies({ limit, cursor })
-    const headers: Record<string, string> = { vary: 'accept' }
+    const headers = varyAccept()
     if (page.nextCursor !== null) {
       const next = new URL(basePath, url)
       next.search = new URLSearchParams({
@@ -118,17 +123,17 @@ export function createMovieLogFetch(
       }).toString()
       headers.link = `<${next.href}>; rel="next"`
     }
-    return json(200, page.movies, headers)
+    return jsonReply(200, moviesJson(page.movies), headers)
   }
 
-  async function add(request: Request, url: URL): Promise<Response> {
+  async function add(request: Request, url: URL): Promise<Reply> {
     if (!isJsonContentType(request.headers.get('content-type'))) {
-      return problemResponse(415, `Send the movie as ${JSON_TYPE} (charset utf-8, if any).`, {
+      return problemReply(415, `Send the movie as ${JSON_TYPE} (charset utf-8, if any).`, {
         'accept-post': JSON_TYPE,
       })
     }
     if (addsInFlight >= maxConcurrentAdds) {
-      return problemResponse(503, 'Too many movies are being added right now; try again shortly.', {
+      return problemReply(503, 'Too many movies are being added right now; try again shortly.', {
         'retry-after': '1',
       })
     }
@@ -138,45 +143,43 @@ export function createMovieLogFetch(
       if (!body.ok) {
         // A client past the size limit may still be sending: close rather than read the rest.
         const close: Record<string, string> = body.status === 413 ? { connection: 'close' } : {}
-        return problemResponse(body.status, body.detail, close)
+        return problemReply(body.status, body.detail, close)
       }
       const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'))
       const movie = await log.addMovie(body.value, { idempotencyKey })
-      return json(201, movie, { location: movieUrl(movie, url) })
+      return jsonReply(201, JSON.stringify(movie), { location: movieUrl(movie, url) })
     } finally {
       addsInFlight--
     }
   }
 
-  async function denied(request: Request, action: MovieLogAction): Promise<Response | undefined> {
+  async function denied(request: Request, action: MovieLogAction): Promise<Reply | undefined> {
     if (!options.authorize) return undefined
     const decision = await options.authorize(request, action)
     if (decision === true) return undefined
-    if (decision === 403) return problemResponse(403, 'You may not do this.')
-    return problemResponse(401, 'Send credentials that allow this.', {
+    if (decision === 403) return problemReply(403, 'You may not do this.')
+    return problemReply(401, 'Send credentials that allow this.', {
       'www-authenticate': 'Bearer realm="movie-log"',
     })
   }
 
-  async function read(id: string): Promise<Response> {
+  async function read(id: string): Promise<Reply> {
     const movie = await log.getMovie(id)
-    if (!movie) return problemResponse(404, 'There is no movie with this id.')
-    return json(200, movie, { vary: 'accept' })
+    if (!movie) return problemReply(404, 'There is no movie with this id.')
+    return jsonReply(200, movieJson(movie), varyAccept())
   }
 
   function movieUrl(movie: Movie, url: URL): string {
     return new URL(`${basePath}/${encodeURIComponent(movie.id)}`, url).href
   }
 
-  async function route(request: Request): Promise<Response> {
-    const url = new URL(request.url)
-    const target = resolveTarget(url.pathname, basePath)
+  async function route(request: Request, url: URL, path: string): Promise<Reply> {
+    const target = resolveTarget(path, basePath)
     const isRead = request.method === 'GET' || request.method === 'HEAD'
 
-    if (target.kind === 'none') return problemResponse(404, 'Not found.')
+    if (target.kind === 'none') return problemReply(404, 'Not found.')
     const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
-    if (options.cors && isPreflight(request))
-      return preflightResponse(options.cors, request, allowed)
+    if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const isAdd = target.kind === 'collection' && request.method === 'POST'
     if (!isRead && !isAdd) return methodNotAllowed(allowed)
 
@@ -188,42 +191,50 @@ export function createMovieLogFetch(
     return target.kind === 'collection' ? list(url) : read(target.id)
   }
 
-  return async function handleMovieLogRequest(request: Request): Promise<Response> {
-    let response: Response
+  return async function replyToMovieLogRequest(request, url, path = url.pathname) {
+    let reply: Reply
     try {
-      response = await route(request)
+      reply = await route(request, url, path)
     } catch (error) {
-      response = errorResponse(error)
-      if (response.status >= 500 && response.status !== 503) onError(error, request)
+      reply = errorReply(error)
+      if (reply.status >= 500 && reply.status !== 503) onError(error, request)
     }
-    if (options.cors) {
-      for (const [name, value] of Object.entries(
-        corsHeaders(options.cors, request.headers.get('origin')),
-      )) {
-        if (name !== 'vary') response.headers.set(name, value)
-        else if (!/\borigin\b/i.test(response.headers.get('vary') ?? ''))
-          response.headers.append('vary', value)
-      }
-    }
+    if (options.cors) addCorsHeaders(reply, options.cors, request.headers.get('origin'))
     // HEAD: the GET answer, headers and all, without its body.
-    if (request.method !== 'HEAD') return response
-    await response.body?.cancel()
-    return new Response(null, response)
+    if (request.method === 'HEAD' && reply.body !== null) {
+      if (typeof reply.body !== 'string') await reply.body.cancel()
+      reply.body = null
+    }
+    return reply
   }
 }
 
-function json(status: number, value: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(value), {
-    status,
-    statusText: reasonPhrase(status),
-    headers: { 'content-type': JSON_TYPE, ...headers },
-  })
+/** The contract as a web-standard handler: `(request: Request) => Promise<Response>`. */
+export function createMovieLogFetch(
+  log: MovieLog,
+  options?: MovieLogHttpOptions,
+): (request: Request) => Promise<Response> {
+  const reply = createMovieLogReplier(log, options)
+  return async (request) => toWebResponse(await reply(request, new URL(request.url)))
 }
 
-function methodNotAllowed(allow: string): Response {
-  return problemResponse(405, `This resource answers ${allow}.`, { allow })
+function addCorsHeaders(reply: Reply, origins: CorsOrigins, origin: string | null): void {
+  for (const [name, value] of Object.entries(corsHeaders(origins, origin))) {
+    if (name !== 'vary') reply.headers[name] = value
+    else if (!/\borigin\b/i.test(reply.headers.vary ?? '')) {
+      reply.headers.vary = reply.headers.vary ? `${reply.headers.vary}, ${value}` : value
+    }
+  }
 }
 
-function notAcceptable(): Response {
-  return problemResponse(406, `This resource is only available as ${JSON_TYPE}.`)
+function varyAccept(): Record<string, string> {
+  return { vary: 'accept' }
+}
+
+function methodNotAllowed(allow: string): Reply {
+  return problemReply(405, `This resource answers ${allow}.`, { allow })
+}
+
+function notAcceptable(): Reply {
+  return problemReply(406, `This resource is only available as ${JSON_TYPE}.`)
 }

@@ -1,4 +1,5 @@
 import { MovieLogError, type MovieLogErrorCode, type ValidationIssue } from './errors'
+import { type Reply, reasonPhrase } from './reply'
 
 /**
  * One field problem in a problem response: where (`pointer` into the body) and what.
@@ -66,47 +67,23 @@ const BY_CODE: Record<MovieLogErrorCode, { status: number; title: string; slug: 
   },
 }
 
-// RFC 9110 reason phrases: the title of an about:blank problem, and the status line's text.
-const REASON_PHRASES: Record<number, string> = {
-  200: 'OK',
-  201: 'Created',
-  204: 'No Content',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  406: 'Not Acceptable',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-}
-
-/** The reason phrase of a status, as the status line and `about:blank` titles use it. */
-export function reasonPhrase(status: number): string {
-  return REASON_PHRASES[status] ?? ''
-}
-
-/** A problem response for an HTTP-level failure (`about:blank`: the status says it all). */
-export function problemResponse(
+/** A problem reply for an HTTP-level failure (`about:blank`: the status says it all). */
+export function problemReply(
   status: number,
   detail: string,
   headers: Record<string, string> = {},
-): Response {
+): Reply {
   const title = reasonPhrase(status)
-  return toResponse({ type: 'about:blank', title, status, detail }, headers)
+  return toReply({ type: 'about:blank', title, status, detail }, headers)
 }
 
 /**
- * The problem response for an error thrown by the core. Anything that is not a movie-log error
+ * The problem reply for an error thrown by the core. Anything that is not a movie-log error
  * is a 500 that says nothing of its internals.
  */
-export function errorResponse(error: unknown): Response {
+export function errorReply(error: unknown): Reply {
   if (!MovieLogError.is(error)) {
-    return problemResponse(500, 'The server could not complete the request.')
+    return problemReply(500, 'The server could not complete the request.')
   }
   const { status, title, slug } = BY_CODE[error.code]
   const issues = (error as { issues?: ValidationIssue[] }).issues
@@ -119,7 +96,7 @@ export function errorResponse(error: unknown): Response {
   }
   // Store outages are usually short: tell clients when to try again.
   const headers: Record<string, string> = status === 503 ? { 'retry-after': '5' } : {}
-  return toResponse(problem, headers)
+  return toReply(problem, headers)
 }
 
 function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined): string {
@@ -152,11 +129,7 @@ function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
-function toResponse(problem: Problem, headers: Record<string, string>): Response {
-  const body = JSON.stringify(problem)
-  return new Response(body, {
-    status: problem.status,
-    statusText: reasonPhrase(problem.status),
-    headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
-  })
+function toReply(problem: Problem, headers: Record<string, string>): Reply {
+  headers['content-type'] = PROBLEM_CONTENT_TYPE
+  return { status: problem.status, headers, body: JSON.stringify(problem) }
 }

@@ -1,0 +1,87 @@
+import fc from 'fast-check'
+import { expect, it } from 'vitest'
+import { parseNewMovie, parseWithSuperstruct } from '../src/movie'
+
+// parseNewMovie takes a fast path for valid movies and falls back to superstruct for the rest.
+// Pins that the fast path never accepts what superstruct refuses, nor cleans it differently.
+
+const outcome = (parse: (input: object) => unknown, input: object) => {
+  try {
+    return { accepted: parse(input) }
+  } catch (error) {
+    return { refused: (error as { issues?: unknown }).issues }
+  }
+}
+
+const sometimes = <T>(valid: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 9, arbitrary: valid }, { weight: 1, arbitrary: fc.anything() })
+
+const localDateTime = fc
+  .date({
+    min: new Date('0001-01-01T00:00:00Z'),
+    max: new Date('9999-12-31T23:59:59Z'),
+    noInvalidDate: true,
+  })
+  .map((date) => date.toISOString().slice(0, 23))
+
+const rarely = <T>(value: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 9, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: value })
+
+const movieLike = fc
+  .tuple(
+    fc.record(
+      {
+        title: sometimes(
+          fc.oneof(
+            fc.string({ minLength: 1, maxLength: 520 }),
+            fc.string({ maxLength: 3 }),
+            fc.constantFrom('', '   ', ' Heat ', '😀'.repeat(501)),
+          ),
+        ),
+        screenedDate: sometimes(
+          fc.oneof(
+            localDateTime,
+            fc.constantFrom('2024-02-30T10:00:00.000', '2024-05-01T20:30:00.000Z', '2024-05-01'),
+          ),
+        ),
+        releaseYear: sometimes(
+          fc.oneof(fc.integer({ min: 1870, max: 9999 }), fc.integer({ min: 1800, max: 10100 })),
+        ),
+        imdbLink: sometimes(
+          fc.oneof(
+            fc.webUrl({ validSchemes: ['https'] }),
+            fc.webUrl(),
+            fc.constantFrom(
+              'https://www.imdb.com/title/tt0113277/',
+              'http://www.imdb.com/',
+              'https://',
+              'https://a b.com/',
+              `https://x.com/${'a'.repeat(2048)}`,
+            ),
+          ),
+        ),
+        notes: sometimes(fc.oneof(fc.string({ maxLength: 50 }), fc.constantFrom(null, undefined))),
+      },
+      { requiredKeys: ['title', 'screenedDate', 'releaseYear', 'imdbLink'] },
+    ),
+    rarely(
+      fc.record({ catalogLink: fc.constantFrom('https://www.imdb.com/title/tt0113277/', 'x') }),
+    ),
+    rarely(fc.dictionary(fc.string(), fc.anything(), { minKeys: 1, maxKeys: 2 })),
+  )
+  .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>)
+
+it('the fast path accepts exactly what superstruct accepts, with the same result', () => {
+  let accepted = 0
+  fc.assert(
+    fc.property(movieLike, (input) => {
+      const fast = outcome(parseNewMovie, input)
+      expect(fast).toEqual(outcome(parseWithSuperstruct, input))
+      if ('accepted' in fast) accepted++
+    }),
+    { numRuns: 3000 },
+  )
+  // Both sides were exercised: a property that only ever saw refusals would prove nothing.
+  expect(accepted).toBeGreaterThan(100)
+  expect(accepted).toBeLessThan(2900)
+})
