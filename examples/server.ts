@@ -134,14 +134,19 @@ export async function startServer(
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown
 
-// One line per request, written when the response has been sent.
+const startedAt = Symbol('startedAt')
+type TimedResponse = ServerResponse & { [startedAt]?: number }
+
+// One line per request, written when the response has been sent. One listener function for
+// every response (Node calls it with the response as `this`): no closure per request.
 function withRequestLog(handle: NodeHandler, log: (line: string) => void): NodeHandler {
-  return (req, res) => {
-    const start = performance.now()
-    res.once('finish', () => {
-      const ms = (performance.now() - start).toFixed(1)
-      log(`${req.method} ${req.url} ${res.statusCode} ${ms}ms`)
-    })
+  function logFinished(this: TimedResponse) {
+    const ms = (performance.now() - (this[startedAt] ?? 0)).toFixed(1)
+    log(`${this.req.method} ${this.req.url} ${this.statusCode} ${ms}ms`)
+  }
+  return (req, res: TimedResponse) => {
+    res[startedAt] = performance.now()
+    res.on('finish', logFinished)
     return handle(req, res)
   }
 }

@@ -30,10 +30,10 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   } catch {
     return { ok: false, status: 400, detail: 'The request body is not valid UTF-8.' }
   }
-  if (text.trim() === '') return { ok: false, status: 400, detail: 'The request body is empty.' }
   try {
     return { ok: true, value: JSON.parse(text) }
   } catch (error) {
+    if (text.trim() === '') return { ok: false, status: 400, detail: 'The request body is empty.' }
     const reason = error instanceof SyntaxError ? `: ${error.message}` : ''
     return { ok: false, status: 400, detail: `The request body is not valid JSON${reason}` }
   }
@@ -61,10 +61,8 @@ async function readWebBody(request: Request, maxBytes: number): Promise<Uint8Arr
 interface NodeRequestStream {
   readable: boolean
   readableDidRead: boolean
-  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown
-  on(event: 'end' | 'close', listener: () => void): unknown
-  on(event: 'error', listener: (error: Error) => void): unknown
-  off(event: string, listener: (...args: never[]) => void): unknown
+  on(event: string, listener: (this: NodeRequestStream, ...args: never[]) => void): unknown
+  off(event: string, listener: (this: NodeRequestStream, ...args: never[]) => void): unknown
   pause(): unknown
 }
 
@@ -81,43 +79,65 @@ function unreadNodeRequest(request: Request): NodeRequestStream | undefined {
   return usable ? (source as NodeRequestStream) : undefined
 }
 
+interface PendingBody {
+  chunks: Uint8Array[]
+  size: number
+  maxBytes: number
+  resolve: (bytes: Uint8Array | undefined) => void
+  reject: (error: Error) => void
+}
+
+// The listeners are the same four functions for every request (Node calls them with the
+// request as `this`), with the state of each read kept here: no closures made per request.
+const pendingBodies = new WeakMap<NodeRequestStream, PendingBody>()
+
 function readNodeBody(
   source: NodeRequestStream,
   maxBytes: number,
 ): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = []
-    let size = 0
-    const settle = () => {
-      source.off('data', onData)
-      source.off('end', onEnd)
-      source.off('error', onError)
-      source.off('close', onClose)
-    }
-    const onData = (chunk: Uint8Array) => {
-      size += chunk.byteLength
-      if (size <= maxBytes) return void chunks.push(chunk)
-      settle()
-      source.pause()
-      resolve(undefined)
-    }
-    const onEnd = () => {
-      settle()
-      resolve(concat(chunks, size))
-    }
-    const onError = (error: Error) => {
-      settle()
-      reject(error)
-    }
-    const onClose = () => {
-      settle()
-      reject(new Error('the client closed the connection before sending the whole body'))
-    }
-    source.on('data', onData)
-    source.on('end', onEnd)
-    source.on('error', onError)
-    source.on('close', onClose)
+    pendingBodies.set(source, { chunks: [], size: 0, maxBytes, resolve, reject })
+    source.on('data', onBodyData)
+    source.on('end', onBodyEnd)
+    source.on('error', onBodyError)
+    source.on('close', onBodyClose)
   })
+}
+
+function onBodyData(this: NodeRequestStream, chunk: Uint8Array): void {
+  const body = pendingBodies.get(this) as PendingBody
+  body.size += chunk.byteLength
+  if (body.size <= body.maxBytes) {
+    body.chunks.push(chunk)
+    return
+  }
+  // Past the limit: stop reading and leave the rest unread.
+  settle(this)
+  this.pause()
+  body.resolve(undefined)
+}
+
+function onBodyEnd(this: NodeRequestStream): void {
+  const body = settle(this)
+  body.resolve(concat(body.chunks, body.size))
+}
+
+function onBodyError(this: NodeRequestStream, error: Error): void {
+  settle(this).reject(error)
+}
+
+function onBodyClose(this: NodeRequestStream): void {
+  settle(this).reject(new Error('the client closed the connection before sending the whole body'))
+}
+
+function settle(source: NodeRequestStream): PendingBody {
+  source.off('data', onBodyData)
+  source.off('end', onBodyEnd)
+  source.off('error', onBodyError)
+  source.off('close', onBodyClose)
+  const body = pendingBodies.get(source) as PendingBody
+  pendingBodies.delete(source)
+  return body
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

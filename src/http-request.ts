@@ -34,6 +34,7 @@ export function normaliseBasePath(basePath: string): string {
 
 export function isJsonContentType(header: string | null): boolean {
   if (header === null) return false
+  if (header === JSON_TYPE) return true
   const [type = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase())
   if (type !== JSON_TYPE) return false
   const charset = parameters.find((parameter) => parameter.startsWith('charset='))

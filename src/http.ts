@@ -90,6 +90,7 @@ export function createMovieLogReplier(
   options: MovieLogHttpOptions = {},
 ): MovieLogReplier {
   const basePath = normaliseBasePath(options.basePath ?? '/movies')
+  const encodedBasePath = new URL(basePath, 'http://localhost').pathname.replace(/\/$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const maxPageSize = options.maxPageSize ?? 1000
   const onError = options.onError ?? ((error: unknown) => console.error('[movie-log]', error))
@@ -170,7 +171,7 @@ export function createMovieLogReplier(
   }
 
   function movieUrl(movie: Movie, url: URL): string {
-    return new URL(`${basePath}/${encodeURIComponent(movie.id)}`, url).href
+    return `${originOf(url)}${encodedBasePath}/${encodeURIComponent(movie.id)}`
   }
 
   async function route(request: Request, url: URL, path: string): Promise<Reply> {
@@ -225,6 +226,13 @@ function addCorsHeaders(reply: Reply, origins: CorsOrigins, origin: string | nul
       reply.headers.vary = reply.headers.vary ? `${reply.headers.vary}, ${value}` : value
     }
   }
+}
+
+// From the href, which every URL (h3's lazy one included) has at hand without a full parse.
+function originOf(url: URL): string {
+  const { href } = url
+  const path = href.indexOf('/', href.indexOf('//') + 2)
+  return path === -1 ? href : href.slice(0, path)
 }
 
 function varyAccept(): Record<string, string> {

@@ -81,12 +81,12 @@ const checkTitle: Check = (value) => {
 const checkScreenedDate: Check = (value) => {
   if (value === undefined) return 'is required'
   if (typeof value !== 'string') return `must be a string of the form ${DATE_TIME_FORM}`
+  const parts = LOCAL_DATE_TIME.exec(value)
+  if (parts) return calendarProblem(parts.slice(1, 7).map(Number)) ?? true
   if (WITH_OFFSET.test(value)) {
     return `must be local time without a UTC offset: send ${DATE_TIME_FORM}, with no 'Z' or '+hh:mm'`
   }
-  const parts = LOCAL_DATE_TIME.exec(value)
-  if (!parts) return `must have the form ${DATE_TIME_FORM}`
-  return calendarProblem(parts.slice(1, 7).map(Number)) ?? true
+  return `must have the form ${DATE_TIME_FORM}`
 }
 
 const checkReleaseYear: Check = (value) => {
@@ -105,7 +105,7 @@ const checkImdbLink: Check = (value) => {
   if (typeof value !== 'string') return 'must be a string holding an https: URL'
   if (value.length > LINK_MAX_LENGTH) return `must be at most ${LINK_MAX_LENGTH} characters`
   if (UNSAFE_IN_LINK.test(value)) return 'must not contain white space or control characters'
-  const url = URL.canParse(value) ? new URL(value) : undefined
+  const url = parseUrl(value)
   if (!url) return 'must be an absolute URL, e.g. https://www.imdb.com/title/tt0111161/'
   if (url.protocol !== 'https:') return `must use https: (got ${url.protocol})`
   if (!url.hostname) return 'must have a host'
@@ -119,6 +119,14 @@ const checkNotes: Check = (value) => {
     return `must be at most ${NOTES_MAX_LENGTH} characters (it has ${length})`
   }
   return true
+}
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value)
+  } catch {
+    return undefined
+  }
 }
 
 // Titles are trimmed before they are checked.
