@@ -1,15 +1,22 @@
 import type { Movie } from './movie'
 
-// Movies are frozen once made, so a movie's JSON text never changes: it is written once per
-// movie object and reused by every listing that sends it. Weak: it goes when the movie does.
-const texts = new WeakMap<Movie, string>()
+/** Movies whose JSON text is kept: about 1 MB of text. */
+const CAPACITY = 4096
+
+// Movies are frozen once made, so a movie's JSON text never changes: it is written once and
+// reused by the listings that send it again. Bounded, so that sending a large log does not
+// leave its whole text behind: the texts written longest ago go first.
+const texts = new Map<Movie, string>()
 
 /** A movie as JSON text. */
 export function movieJson(movie: Movie): string {
   let text = texts.get(movie)
   if (text === undefined) {
     text = JSON.stringify(movie)
-    if (Object.isFrozen(movie)) texts.set(movie, text)
+    if (Object.isFrozen(movie)) {
+      if (texts.size >= CAPACITY) texts.delete(texts.keys().next().value as Movie)
+      texts.set(movie, text)
+    }
   }
   return text
 }

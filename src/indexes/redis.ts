@@ -1,5 +1,6 @@
 import type Keyv from 'keyv'
 import type { Movie } from '../movie'
+import { createMovieCache } from './movie-cache'
 import { MOVIE_KEY_PREFIX, type MovieIndex, movieKey } from './types'
 
 // The few node-redis calls used here, so the core needs no Redis package of its own.
@@ -49,6 +50,7 @@ export function createRedisIndex(keyv: Keyv, adapter: RedisAdapter): MovieIndex 
   const key = (name: string) => adapter.createKeyPrefix(name, adapter.namespace)
   const indexKey = key('movie-index')
   const readyKey = key('movie-index-ready')
+  const cache = createMovieCache()
   let ready = false
 
   // Movies stored before this index existed (or by a scan-index writer) are added once.
@@ -87,13 +89,21 @@ export function createRedisIndex(keyv: Keyv, adapter: RedisAdapter): MovieIndex 
         BY: 'LEX',
         ...window,
       })
-      if (ids.length === 0) return []
-      const values = await client.mGet(ids.map((id) => key(movieKey(id))))
-      const movies: Movie[] = []
+      // Movies read before come from the cache: often the page is one round trip, not two.
+      const found = ids.map((id) => cache.get(id))
+      const missing = ids.filter((_, index) => found[index] === undefined)
+      const values =
+        missing.length > 0 ? await client.mGet(missing.map((id) => key(movieKey(id)))) : []
+      const read = new Map<string, Movie>()
       for (const value of values) {
         if (value === null) continue
         const data = (await keyv.deserializeData(value)) as { value?: Movie } | undefined
-        if (data?.value) movies.push(data.value)
+        if (data?.value) read.set(data.value.id, cache.keep(data.value))
+      }
+      const movies: Movie[] = []
+      for (const [index, id] of ids.entries()) {
+        const movie = found[index] ?? read.get(id)
+        if (movie) movies.push(movie)
       }
       return movies
     },

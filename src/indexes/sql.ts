@@ -1,5 +1,6 @@
 import type Keyv from 'keyv'
 import type { Movie } from '../movie'
+import { createMovieCache } from './movie-cache'
 import { MOVIE_KEY_PREFIX, type MovieIndex, movieKey } from './types'
 
 /** The parts of a @keyv/sqlite or @keyv/postgres adapter this index relies on. */
@@ -32,6 +33,7 @@ export function createSqlIndex(keyv: Keyv, adapter: SqlAdapter): MovieIndex {
   // ';' follows ':' in every collation we compare with, so this bounds the prefix's keys.
   const end = `${prefix.slice(0, -1)};`
   const { dialect, table, schema = 'public' } = adapter.opts
+  const cache = createMovieCache()
 
   const page =
     dialect === 'sqlite'
@@ -59,8 +61,14 @@ export function createSqlIndex(keyv: Keyv, adapter: SqlAdapter): MovieIndex {
       const rows = await page(prefix + (after ?? ''), limit)
       const movies: Movie[] = []
       for (const row of rows) {
+        // A movie read before is not parsed again (nor, by the HTTP layer, serialised again).
+        const cached = cache.get(row.key.slice(prefix.length))
+        if (cached) {
+          movies.push(cached)
+          continue
+        }
         const data = (await keyv.deserializeData(row.value)) as { value?: Movie } | undefined
-        if (data?.value) movies.push(data.value)
+        if (data?.value) movies.push(cache.keep(data.value))
       }
       return movies
     },
