@@ -60,3 +60,43 @@ it('the h3 handler answers byte-for-byte like the web handler', async () => {
     expect(await fromH3.text(), label).toBe(await fromWeb.text())
   }
 })
+
+it('the h3 app answers wherever it is mounted, nested apps included', async () => {
+  const options = { basePath: '/api/movies' }
+  const apps = {
+    mounted: new H3({ silent: true }).mount('/api/movies', toH3Handler(createMovieLog(), options)),
+    nested: new H3({ silent: true }).mount(
+      '/api',
+      new H3().mount('/movies', toH3Handler(createMovieLog(), options)),
+    ),
+  }
+  for (const [label, app] of Object.entries(apps)) {
+    const added = await app.fetch(
+      new Request('http://movie-log.test/api/movies', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(aMovie()),
+      }),
+    )
+    expect(added.status, label).toBe(201)
+    const location = added.headers.get('location') as string
+    expect(location, label).toMatch(/^http:\/\/movie-log\.test\/api\/movies\/[0-9a-f-]{36}$/)
+    const read = await app.fetch(new Request(location))
+    expect(read.status, label).toBe(200)
+    expect(await read.json(), label).toEqual(await added.json())
+    const list = await app.fetch(new Request('http://movie-log.test/api/movies/'))
+    expect((await list.json()).length, label).toBe(1)
+    expect((await app.fetch(new Request('http://movie-log.test/movies'))).status, label).toBe(404)
+    expect((await app.fetch(new Request(`${location}/extra`))).status, label).toBe(404)
+  }
+})
+
+it('mounted in h3 away from basePath, the log still sees the path below its mount', async () => {
+  const log = createMovieLog()
+  const movie = await log.addMovie(aMovie())
+  const app = new H3({ silent: true }).mount('/catalog', toH3Handler(log))
+  const list = await app.fetch(new Request('http://movie-log.test/catalog'))
+  expect(await list.json()).toEqual([movie])
+  const read = await app.fetch(new Request(`http://movie-log.test/catalog/${movie.id}`))
+  expect(await read.json()).toEqual(movie)
+})
