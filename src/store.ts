@@ -125,16 +125,16 @@ export class MovieStore {
     }
   }
 
-  async put(movie: Movie): Promise<void> {
-    await this.guard('set', () => this.index.put(movie))
+  put(movie: Movie): Promise<void> {
+    return this.guard('set', () => this.index.put(movie))
   }
 
-  async get(id: string): Promise<Movie | undefined> {
+  get(id: string): Promise<Movie | undefined> {
     return this.guard('get', () => this.keyv.get<Movie>(movieKey(id)))
   }
 
   /** Movies with an id after `after`, in id order (the order they were added), at most `limit`. */
-  async listAfter(after: string | undefined, limit: number): Promise<Movie[]> {
+  listAfter(after: string | undefined, limit: number): Promise<Movie[]> {
     return this.guard('list', () => this.index.listAfter(after, limit))
   }
 

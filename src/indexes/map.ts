@@ -2,11 +2,12 @@ import type Keyv from 'keyv'
 import type { Movie } from '../movie'
 import { MOVIE_KEY_PREFIX, type MovieIndex, movieKey } from './types'
 
-// Per Map and key prefix, the ids in order: logs on one Map in this process share it.
+// Per Map and key prefix, the movies' keys in order: logs on one Map in this process share it.
+// Keys, not ids: the very strings read again on every listing, whose hashes V8 keeps.
 const orders = new WeakMap<Map<unknown, unknown>, Map<string, string[]>>()
 
 /**
- * A `Map` store: the ids are kept sorted in memory, so a page is a binary search and a slice.
+ * A `Map` store: the keys are kept sorted in memory, so a page is a binary search and a slice.
  * Built once from the Map's keys (it may hold movies already), then kept by `put`. The keys are
  * read here, not through keyv's iterator: that one filters by whichever namespace the last
  * Keyv on the Map set, so two logs on one Map would see each other's movies.
@@ -15,7 +16,7 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
   const { namespace, useKeyPrefix } = keyv
   const prefix = (useKeyPrefix && namespace ? `${namespace}:` : '') + MOVIE_KEY_PREFIX
 
-  const ids = (): string[] => {
+  const keys = (): string[] => {
     let byPrefix = orders.get(map)
     if (!byPrefix) {
       byPrefix = new Map()
@@ -25,7 +26,7 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
     if (!sorted) {
       sorted = []
       for (const key of map.keys()) {
-        if (typeof key === 'string' && key.startsWith(prefix)) sorted.push(key.slice(prefix.length))
+        if (typeof key === 'string' && key.startsWith(prefix)) sorted.push(key)
       }
       byPrefix.set(prefix, sorted.sort())
     }
@@ -35,20 +36,26 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
   return {
     put: async (movie) => {
       // Built before the write: built after it, the new key would be read and then added again.
-      const sorted = ids()
+      const sorted = keys()
       await keyv.set(movieKey(movie.id), movie)
-      // Ids mostly arrive in order: this is an append, except after a clock step. An id already
+      const key = prefix + movie.id
+      // Keys mostly arrive in order: this is an append, except after a clock step. A key already
       // listed (an idempotent add finished twice) is not listed again.
-      const position = firstAfter(sorted, movie.id)
-      if (sorted[position - 1] !== movie.id) sorted.splice(position, 0, movie.id)
+      const last = sorted.at(-1)
+      if (last === undefined || last < key) {
+        sorted.push(key)
+        return
+      }
+      const position = firstAfter(sorted, key)
+      if (sorted[position - 1] !== key) sorted.splice(position, 0, key)
     },
     listAfter: async (after, limit) => {
-      const sorted = ids()
-      const start = after === undefined ? 0 : firstAfter(sorted, after)
+      const sorted = keys()
+      const start = after === undefined ? 0 : firstAfter(sorted, prefix + after)
       const movies: Movie[] = []
       // Read from the Map itself: keyv's getMany turns a failed read into a missing movie.
-      for (const id of sorted.slice(start, start + limit)) {
-        const stored = map.get(prefix + id)
+      for (const key of sorted.slice(start, start + limit)) {
+        const stored = map.get(key)
         const data = (typeof stored === 'string' ? await keyv.deserializeData(stored) : stored) as
           | { value?: Movie }
           | undefined
@@ -59,13 +66,13 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
   }
 }
 
-/** Index of the first id greater than `id` in a sorted array. */
-function firstAfter(sorted: string[], id: string): number {
+/** Index of the first key greater than `key` in a sorted array. */
+function firstAfter(sorted: string[], key: string): number {
   let low = 0
   let high = sorted.length
   while (low < high) {
     const middle = (low + high) >>> 1
-    if ((sorted[middle] as string) <= id) low = middle + 1
+    if ((sorted[middle] as string) <= key) low = middle + 1
     else high = middle
   }
   return low
