@@ -154,9 +154,12 @@ export function createMovieLogReplier(
     }
   }
 
-  async function denied(request: Request, action: MovieLogAction): Promise<Reply | undefined> {
-    if (!options.authorize) return undefined
-    const decision = await options.authorize(request, action)
+  async function denied(
+    request: Request,
+    authorize: NonNullable<MovieLogHttpOptions['authorize']>,
+    action: MovieLogAction,
+  ): Promise<Reply | undefined> {
+    const decision = await authorize(request, action)
     if (decision === true) return undefined
     if (decision === 403) return problemReply(403, 'You may not do this.')
     return problemReply(401, 'Send credentials that allow this.', {
@@ -185,7 +188,7 @@ export function createMovieLogReplier(
     if (!isRead && !isAdd) return methodNotAllowed(allowed)
 
     const action: MovieLogAction = isAdd ? 'add' : target.kind === 'collection' ? 'list' : 'read'
-    const refusal = await denied(request, action)
+    const refusal = options.authorize && (await denied(request, options.authorize, action))
     if (refusal) return refusal
     if (isAdd) return add(request, url)
     if (!acceptsJson(request.headers.get('accept'))) return notAcceptable()
