@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: movie-log's example server against bare h3, then the scale run.
- * Writes bench/RESULTS.md. Settings: BENCH_SECONDS (5), BENCH_ROUNDS (3),
- * BENCH_SIZES (1000,10000,100000), BENCH_POSTGRES_ADMIN_URL.
+ * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
+ * BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_SIZES (1000,10000,100000), BENCH_POSTGRES_ADMIN_URL.
  */
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -122,7 +122,8 @@ ${scale.map((r) => `| ${r.store} | ${r.size} | ${r.firstPageMs.toFixed(2)} | ${r
 | target | measured | |
 |---|---|---|
 ${targets.join('\n')}
-`
+
+${readFileSync(new URL('./NOTES.md', import.meta.url), 'utf8')}`
 }
 
 const samples = await throughput()

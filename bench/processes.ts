@@ -74,8 +74,8 @@ export function rssMiB(pid: number | undefined): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024
 }
 
-async function waitForPort(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+export async function waitForPort(port: number, seconds = 20): Promise<void> {
+  for (let attempt = 0; attempt < seconds * 10; attempt++) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1')
       socket.once('connect', () => resolve(socket.end() && true))
@@ -84,5 +84,5 @@ async function waitForPort(port: number): Promise<void> {
     if (open) return
     await delay(100)
   }
-  throw new Error(`nothing listens on port ${port} after 20 s`)
+  throw new Error(`nothing listens on port ${port} after ${seconds} s`)
 }
