@@ -2,7 +2,7 @@
  * `npm run bench:instructions`: instructions per request, counted by valgrind's callgrind, for
  * bare h3 and the example server (memory store). Unlike req/s, the count does not depend on
  * what else the machine is doing, so it shows what a change costs. Needs valgrind.
- * Settings: INSTRUCTIONS_METHOD (POST), INSTRUCTIONS_REQUESTS (10000), INSTRUCTIONS_WARMUP (6000).
+ * Settings: INSTRUCTIONS_METHOD (POST), INSTRUCTIONS_REQUESTS (6000), INSTRUCTIONS_WARMUP (4000).
  *
  * Each target runs twice under callgrind, with N and N + INSTRUCTIONS_REQUESTS requests after the
  * warm-up; the difference divided by the extra requests is the cost of one request. V8's
@@ -17,8 +17,8 @@ import { freePort, waitForPort } from './processes'
 import { MOVIE } from './seed'
 
 const METHOD = (process.env.INSTRUCTIONS_METHOD ?? 'POST') as 'GET' | 'POST'
-const EXTRA = Number(process.env.INSTRUCTIONS_REQUESTS ?? 10_000)
-const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 6000)
+const EXTRA = Number(process.env.INSTRUCTIONS_REQUESTS ?? 6000)
+const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 4000)
 const BASE = 2000
 // Functions of V8's compilers and parser, by name.
 const COMPILING =
@@ -26,6 +26,7 @@ const COMPILING =
 
 const TARGETS: [string, string, Record<string, string>][] = [
   ['bare h3', 'bench/bare-h3.ts', {}],
+  ['bare h3 + movie-log core', 'bench/bare-h3-core.ts', {}],
   ['movie-log memory', 'examples/server.ts', { MOVIE_LOG_STORE: 'memory://' }],
 ]
 
