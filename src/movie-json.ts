@@ -5,7 +5,7 @@ const CAPACITY = 4096
 
 // Movies are frozen once made, so a movie's JSON text never changes: it is written once and
 // reused by the listings that send it again. Bounded, so that sending a large log does not
-// leave its whole text behind: the texts written longest ago go first.
+// leave its whole text behind; once full, nothing more is kept (see indexes/movie-cache.ts).
 const texts = new Map<Movie, string>()
 
 /** A movie as JSON text. */
@@ -13,10 +13,7 @@ export function movieJson(movie: Movie): string {
   let text = texts.get(movie)
   if (text === undefined) {
     text = JSON.stringify(movie)
-    if (Object.isFrozen(movie)) {
-      if (texts.size >= CAPACITY) texts.delete(texts.keys().next().value as Movie)
-      texts.set(movie, text)
-    }
+    if (Object.isFrozen(movie) && texts.size < CAPACITY) texts.set(movie, text)
   }
   return text
 }

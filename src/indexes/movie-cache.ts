@@ -6,7 +6,9 @@ const CAPACITY = 4096
 /**
  * Movies an index has read from its store, by id. A movie never changes once added, so a
  * listing reuses the one it read before rather than parsing it again; being the same frozen
- * object, its JSON text is reused too. Bounded: the movies read longest ago go first.
+ * object, its JSON text is reused too. Bounded, and without eviction: once full, the movies
+ * read first stay (the first pages, the ones most listed), and a long listing's movies are not
+ * kept, so they die young instead of churning through the cache and the old generation.
  */
 export interface MovieCache {
   get(id: string): Movie | undefined
@@ -20,10 +22,7 @@ export function createMovieCache(capacity = CAPACITY): MovieCache {
     get: (id) => movies.get(id),
     keep: (movie) => {
       const frozen = Object.freeze(movie)
-      if (movies.size >= capacity && !movies.has(movie.id)) {
-        movies.delete(movies.keys().next().value as string)
-      }
-      movies.set(movie.id, frozen)
+      if (movies.size < capacity) movies.set(movie.id, frozen)
       return frozen
     },
   }
