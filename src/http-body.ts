@@ -14,16 +14,17 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
  * before its answer is written, and listhen's shutdown hook then throws on the missing socket.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
+  const node = unreadNodeRequest(request, maxBytes)
+  const limit = node?.maxBytes ?? maxBytes
   const tooLarge = {
     ok: false,
     status: 413,
-    detail: `The request body is larger than the limit of ${maxBytes} bytes.`,
+    detail: `The request body is larger than the limit of ${limit} bytes.`,
   } as const
   const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > maxBytes) return tooLarge
+  if (declared !== null && Number(declared) > limit) return tooLarge
 
-  const source = unreadNodeRequest(request)
-  const bytes = await (source ? readNodeBody(source, maxBytes) : readWebBody(request, maxBytes))
+  const bytes = await (node ? readNodeBody(node.stream, limit) : readWebBody(request, limit))
   if (bytes === undefined) return tooLarge
 
   let text: string

@@ -6,22 +6,43 @@
 interface NodeRequestStream {
   readable: boolean
   readableDidRead: boolean
+  /** `null` while nothing consumes the stream: no 'data' or 'readable' listener, no pipe. */
+  readableFlowing: boolean | null
   on(event: string, listener: (this: NodeRequestStream, ...args: never[]) => void): unknown
   off(event: string, listener: (this: NodeRequestStream, ...args: never[]) => void): unknown
   pause(): unknown
 }
 
+interface NodeRuntime {
+  req?: Partial<NodeRequestStream>
+  /** srvx's own body limit (`serve({ maxRequestBodySize })`), which this read must keep too. */
+  maxRequestBodySize?: number
+}
+
 /**
  * The Node request behind a Request that srvx made (h3 v2 and srvx on Node expose it as
- * `request.runtime.node.req`), if nothing has read its body yet. Reading it directly skips the
- * web stream srvx would build around it, the larger part of the cost of a small POST.
+ * `request.runtime.node`), if nothing consumes its body yet, with the smaller of the two body
+ * limits. Reading it directly skips the web stream srvx would build around it, the larger part
+ * of the cost of a small POST. Once anything has touched the body (srvx's stream, h3's
+ * `bodyLimit`, a body parser), the stream is theirs: `undefined`, and the web path reads it.
  */
-export function unreadNodeRequest(request: Request): NodeRequestStream | undefined {
-  const runtime = (request as { runtime?: { node?: { req?: Partial<NodeRequestStream> } } }).runtime
-  const source = runtime?.node?.req
-  const usable =
-    typeof source?.on === 'function' && source.readable === true && source.readableDidRead === false
-  return usable ? (source as NodeRequestStream) : undefined
+export function unreadNodeRequest(
+  request: Request,
+  maxBytes: number,
+): { stream: NodeRequestStream; maxBytes: number } | undefined {
+  const node = (request as { runtime?: { node?: NodeRuntime } }).runtime?.node
+  const stream = node?.req
+  const unread =
+    typeof stream?.on === 'function' &&
+    stream.readable === true &&
+    stream.readableDidRead === false &&
+    stream.readableFlowing === null
+  if (!unread) return undefined
+  const limit = node?.maxRequestBodySize
+  return {
+    stream: stream as NodeRequestStream,
+    maxBytes: typeof limit === 'number' ? Math.min(limit, maxBytes) : maxBytes,
+  }
 }
 
 interface PendingBody {
