@@ -24,12 +24,12 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) return tooLarge
 
-  const bytes = await (node ? readNodeBody(node.stream, limit) : readWebBody(request, limit))
-  if (bytes === undefined) return tooLarge
+  const chunks = await (node ? readNodeBody(node.stream, limit) : readWebBody(request, limit))
+  if (chunks === undefined) return tooLarge
 
   let text: string
   try {
-    text = decoder.decode(bytes)
+    text = decoder.decode(concat(chunks))
   } catch {
     return { ok: false, status: 400, detail: 'The request body is not valid UTF-8.' }
   }
@@ -42,8 +42,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
 }
 
-/** The body's bytes, or `undefined` once it passes `maxBytes` (the rest is left unread). */
-async function readWebBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+/** The body's chunks, or `undefined` once it passes `maxBytes` (the rest is left unread). */
+async function readWebBody(request: Request, maxBytes: number): Promise<Uint8Array[] | undefined> {
   const chunks: Uint8Array[] = []
   let size = 0
   const reader = request.body?.getReader()
@@ -57,11 +57,13 @@ async function readWebBody(request: Request, maxBytes: number): Promise<Uint8Arr
     }
     chunks.push(value)
   }
-  return concat(chunks, size)
+  return chunks
 }
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
+function concat(chunks: Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array
+  let size = 0
+  for (const chunk of chunks) size += chunk.byteLength
   const bytes = new Uint8Array(size)
   let offset = 0
   for (const chunk of chunks) {

@@ -49,7 +49,7 @@ interface PendingBody {
   chunks: Uint8Array[]
   size: number
   maxBytes: number
-  resolve: (bytes: Uint8Array | undefined) => void
+  resolve: (chunks: Uint8Array[] | undefined) => void
   reject: (error: Error) => void
 }
 
@@ -57,11 +57,11 @@ interface PendingBody {
 // request as `this`), with the state of each read kept here: no closures made per request.
 const pendingBodies = new WeakMap<NodeRequestStream, PendingBody>()
 
-/** The body's bytes, or `undefined` once it passes `maxBytes` (the rest is left unread). */
+/** The body's chunks, or `undefined` once it passes `maxBytes` (the rest is left unread). */
 export function readNodeBody(
   source: NodeRequestStream,
   maxBytes: number,
-): Promise<Uint8Array | undefined> {
+): Promise<Uint8Array[] | undefined> {
   return new Promise((resolve, reject) => {
     pendingBodies.set(source, { chunks: [], size: 0, maxBytes, resolve, reject })
     source.on('data', onBodyData)
@@ -86,7 +86,7 @@ function onBodyData(this: NodeRequestStream, chunk: Uint8Array): void {
 
 function onBodyEnd(this: NodeRequestStream): void {
   const body = settle(this)
-  body.resolve(body.chunks.length === 1 ? body.chunks[0] : Buffer.concat(body.chunks, body.size))
+  body.resolve(body.chunks)
 }
 
 function onBodyError(this: NodeRequestStream, error: Error): void {

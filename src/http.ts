@@ -117,12 +117,8 @@ export function createMovieLogReplier(
     const page = await log.listMovies({ limit, cursor })
     const headers = varyAccept()
     if (page.nextCursor !== null) {
-      const next = new URL(basePath, url)
-      next.search = new URLSearchParams({
-        limit: String(limit),
-        cursor: page.nextCursor,
-      }).toString()
-      headers.link = `<${next.href}>; rel="next"`
+      const query = new URLSearchParams({ limit: String(limit), cursor: page.nextCursor })
+      headers.link = `<${collectionUrl(url)}?${query}>; rel="next"`
     }
     return jsonReply(200, moviesJson(page.movies), headers)
   }
@@ -171,6 +167,11 @@ export function createMovieLogReplier(
     const movie = await log.getMovie(id)
     if (!movie) return problemReply(404, 'There is no movie with this id.')
     return jsonReply(200, movieJson(movie), varyAccept())
+  }
+
+  // Location and Link: always under basePath, whatever path the host passed.
+  function collectionUrl(url: URL): string {
+    return `${originOf(url)}${encodedBasePath || '/'}`
   }
 
   function movieUrl(movie: Movie, url: URL): string {

@@ -100,3 +100,21 @@ it('mounted in h3 away from basePath, the log still sees the path below its moun
   const read = await app.fetch(new Request(`http://movie-log.test/catalog/${movie.id}`))
   expect(await read.json()).toEqual(movie)
 })
+
+it('Location and Link both follow basePath, not the path the host passed', async () => {
+  const log = createMovieLog()
+  for (const title of ['A', 'B']) await log.addMovie(aMovie({ title }))
+  const app = new H3({ silent: true }).mount('/catalog', toH3Handler(log, { basePath: '/' }))
+  const page = await app.fetch(new Request('http://movie-log.test/catalog?limit=1'))
+  expect(page.headers.get('link')).toMatch(
+    /^<http:\/\/movie-log\.test\/\?limit=1&cursor=[^>]+>; rel="next"$/,
+  )
+  const added = await app.fetch(
+    new Request('http://movie-log.test/catalog', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(aMovie()),
+    }),
+  )
+  expect(added.headers.get('location')).toMatch(/^http:\/\/movie-log\.test\/[0-9a-f-]{36}$/)
+})
