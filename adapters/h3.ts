@@ -8,6 +8,9 @@ export type { CorsOrigins } from '../src/cors'
 export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http'
 
 const ANY_PATH = '/**'
+// The collection gets a route of its own: mounted, it is a static route, found without the
+// path walk that a wildcard route needs.
+const COLLECTION_PATH = '/'
 
 /**
  * Turns a movie log into an h3 v2 app to mount: `app.mount('/movies', toH3Handler(log))`. Its
@@ -29,13 +32,17 @@ export function toH3Handler(log: MovieLog, options?: MovieLogHttpOptions): H3 {
     const { status, headers, body } = await reply(event.req, event.url, pathInMount(event))
     return new HTTPResponse(body, { status, statusText: reasonPhrase(status), headers })
   })
-  return new H3().all(ANY_PATH, handler)
+  return new H3().all(COLLECTION_PATH, handler).all(ANY_PATH, handler)
 }
 
-// Mounted at /x, the route h3 matched is /x/**: the log sees the path below /x.
+// Mounted at /x, the route h3 matched is /x/** or /x/: the log sees the path below /x.
 function pathInMount(event: H3Event): string {
   const route = event.context.matchedRoute?.route ?? ANY_PATH
-  const mount = route.endsWith(ANY_PATH) ? route.slice(0, -ANY_PATH.length) : ''
+  const mount = route.endsWith(ANY_PATH)
+    ? route.slice(0, -ANY_PATH.length)
+    : route.endsWith(COLLECTION_PATH)
+      ? route.slice(0, -COLLECTION_PATH.length)
+      : ''
   const { pathname } = event.url
   return mount && pathname.startsWith(mount) ? pathname.slice(mount.length) : pathname
 }

@@ -2,7 +2,8 @@
  * `npm run bench:instructions`: instructions per request, counted by valgrind's callgrind, for
  * bare h3 and the example server (memory store). Unlike req/s, the count does not depend on
  * what else the machine is doing, so it shows what a change costs. Needs valgrind.
- * Settings: INSTRUCTIONS_METHOD (POST), INSTRUCTIONS_REQUESTS (6000), INSTRUCTIONS_WARMUP (4000).
+ * Settings: INSTRUCTIONS_METHOD (POST), INSTRUCTIONS_REQUESTS (6000), INSTRUCTIONS_WARMUP (4000),
+ * INSTRUCTIONS_TARGETS (all; else comma-separated parts of target names, e.g. `bare,memory`).
  *
  * Each target runs twice under callgrind, with N and N + INSTRUCTIONS_REQUESTS requests after the
  * warm-up; the difference divided by the extra requests is the cost of one request. V8's
@@ -90,8 +91,10 @@ async function count(file: string, env: Record<string, string>, requests: number
   return total
 }
 
+const only = process.env.INSTRUCTIONS_TARGETS?.split(',')
 const rows: [string, number][] = []
 for (const [name, file, env] of TARGETS) {
+  if (only && !only.some((part) => name.includes(part))) continue
   const before = await count(file, env, BASE)
   const after = await count(file, env, BASE + EXTRA)
   rows.push([name, (after - before) / EXTRA])

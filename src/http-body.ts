@@ -16,16 +16,11 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
   const node = unreadNodeRequest(request, maxBytes)
   const limit = node?.maxBytes ?? maxBytes
-  const tooLarge = {
-    ok: false,
-    status: 413,
-    detail: `The request body is larger than the limit of ${limit} bytes.`,
-  } as const
   const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > limit) return tooLarge
+  if (declared !== null && Number(declared) > limit) return tooLarge(limit)
 
   const chunks = await (node ? readNodeBody(node.stream, limit) : readWebBody(request, limit))
-  if (chunks === undefined) return tooLarge
+  if (chunks === undefined) return tooLarge(limit)
 
   let text: string
   try {
@@ -39,6 +34,14 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     if (text.trim() === '') return { ok: false, status: 400, detail: 'The request body is empty.' }
     const reason = error instanceof SyntaxError ? `: ${error.message}` : ''
     return { ok: false, status: 400, detail: `The request body is not valid JSON${reason}` }
+  }
+}
+
+function tooLarge(limit: number): BodyResult {
+  return {
+    ok: false,
+    status: 413,
+    detail: `The request body is larger than the limit of ${limit} bytes.`,
   }
 }
 

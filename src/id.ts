@@ -69,18 +69,24 @@ function takeRandom(length: number): number {
 }
 
 function randomUint16(): number {
-  return pool.readUInt16BE(takeRandom(2))
+  const offset = takeRandom(2)
+  return (byteAt(offset) << 8) | byteAt(offset + 1)
 }
 
-const uuidBytes = Buffer.alloc(16)
+// Two hex digits per byte value: an id is written from the pool's bytes without a Buffer
+// copy, a hex conversion and five slices.
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
+const hex = (byte: number) => HEX[byte] as string
+const byteAt = (offset: number) => pool[offset] as number
 
 function formatUuidV7(time: number, counter: number): string {
-  uuidBytes.writeUIntBE(time, 0, 6)
-  uuidBytes[6] = 0x70 | (counter >> 8)
-  uuidBytes[7] = counter & 0xff
-  const random = takeRandom(8)
-  pool.copy(uuidBytes, 8, random, random + 8)
-  uuidBytes[8] = 0x80 | ((uuidBytes[8] as number) & 0x3f)
-  const hex = uuidBytes.toString('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+  const timeHex = time.toString(16).padStart(12, '0')
+  const r = takeRandom(8)
+  return (
+    `${timeHex.slice(0, 8)}-${timeHex.slice(8)}-` +
+    `${hex(0x70 | (counter >> 8))}${hex(counter & 0xff)}-` +
+    `${hex(0x80 | (byteAt(r) & 0x3f))}${hex(byteAt(r + 1))}-` +
+    `${hex(byteAt(r + 2))}${hex(byteAt(r + 3))}${hex(byteAt(r + 4))}` +
+    `${hex(byteAt(r + 5))}${hex(byteAt(r + 6))}${hex(byteAt(r + 7))}`
+  )
 }

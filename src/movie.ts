@@ -1,4 +1,4 @@
-import { coerce, define, object, optional, type Struct, string, validate } from 'superstruct'
+import { coerce, define, optional, type Struct, type, unknown, validate } from 'superstruct'
 import { MovieValidationError, type ValidationIssue } from './errors'
 
 /**
@@ -51,12 +51,19 @@ const RELEASE_YEAR_MIN = 1870
 const RELEASE_YEAR_MAX = 9999
 
 const FIELDS = ['title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes'] as const
+const FIELD_NAMES: ReadonlySet<string> = new Set(FIELDS)
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})$/
 const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}(:?\d{2})?)$/i
 const DATE_TIME_FORM = 'YYYY-MM-DDThh:mm:ss.SSS, e.g. 2024-05-01T20:30:00.000'
 // White space or control characters: a URL parser would silently drop or encode them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const UNSAFE_IN_LINK = /[\s\u0000-\u001f\u007f]/
+const HTTPS_SCHEME = /^https:/i
+const PLAIN_HTTPS_LINK = /^https:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)*)(?:[/?#]|$)/i
+const PUNYCODE_LABEL = /(?:^|\.)xn--/i
+const HEX_PREFIX = /^0x/i
+// The IPv4 number parser reads digits, or 0x and hex digits: a letter or hyphen elsewhere fails it.
+const LETTER_OR_HYPHEN = /[a-z-]/i
 
 // Limits count code points. A string has at least as many UTF-16 units as code points, so only
 // a string longer than the limit in units needs counting.
@@ -82,7 +89,7 @@ const checkScreenedDate: Check = (value) => {
   if (value === undefined) return 'is required'
   if (typeof value !== 'string') return `must be a string of the form ${DATE_TIME_FORM}`
   const parts = LOCAL_DATE_TIME.exec(value)
-  if (parts) return calendarProblem(parts.slice(1, 7).map(Number)) ?? true
+  if (parts) return calendarProblem(parts) ?? true
   if (WITH_OFFSET.test(value)) {
     return `must be local time without a UTC offset: send ${DATE_TIME_FORM}, with no 'Z' or '+hh:mm'`
   }
@@ -105,6 +112,9 @@ const checkImdbLink: Check = (value) => {
   if (typeof value !== 'string') return 'must be a string holding an https: URL'
   if (value.length > LINK_MAX_LENGTH) return `must be at most ${LINK_MAX_LENGTH} characters`
   if (UNSAFE_IN_LINK.test(value)) return 'must not contain white space or control characters'
+  // The URL standard gives https: URLs a host or fails to parse them: the usual link is checked
+  // without building a URL. Anything else is parsed, to say what is wrong with it.
+  if (isPlainHttpsLink(value) || (HTTPS_SCHEME.test(value) && URL.canParse(value))) return true
   const url = parseUrl(value)
   if (!url) return 'must be an absolute URL, e.g. https://www.imdb.com/title/tt0111161/'
   if (url.protocol !== 'https:') return `must use https: (got ${url.protocol})`
@@ -121,6 +131,20 @@ const checkNotes: Check = (value) => {
   return true
 }
 
+/**
+ * Whether a link surely parses as an https: URL with a host, by the URL standard's rules, with
+ * no parser (which costs more than every other check of a movie): a host of ASCII labels, none
+ * of them punycode (`xn--` labels are decoded, and may fail), and a last label that is not a
+ * number (one is read as IPv4, and may fail), then nothing but a path, query or fragment, which
+ * never fail. `false` leaves the link to the parser.
+ */
+function isPlainHttpsLink(link: string): boolean {
+  const host = PLAIN_HTTPS_LINK.exec(link)?.[1]
+  if (host === undefined || PUNYCODE_LABEL.test(host)) return false
+  const last = host.slice(host.lastIndexOf('.') + 1)
+  return !HEX_PREFIX.test(last) && LETTER_OR_HYPHEN.test(last)
+}
+
 function parseUrl(value: string): URL | undefined {
   try {
     return new URL(value)
@@ -132,8 +156,11 @@ function parseUrl(value: string): URL | undefined {
 // Titles are trimmed before they are checked.
 const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : value)
 
-const newMovie: Struct<Omit<Movie, 'id' | 'notes'> & { notes?: string }> = object({
-  title: coerce(define<string>('title', checkTitle), string(), trimmed),
+// Only structs that never print the value they check: superstruct's own messages put it in a
+// template string, which throws on JSON like {"toString": []}. So `type` with unknown keys
+// reported here rather than `object`, and `unknown` as the title's coercion guard.
+const newMovie: Struct<Omit<Movie, 'id' | 'notes'> & { notes?: string }> = type({
+  title: coerce(define<string>('title', checkTitle), unknown(), trimmed),
   screenedDate: define<string>('screenedDate', checkScreenedDate),
   releaseYear: define<number>('releaseYear', checkReleaseYear),
   imdbLink: define<string>('imdbLink', checkImdbLink),
@@ -151,34 +178,38 @@ export function parseNewMovie(input: unknown): Omit<Movie, 'id'> {
   return parseValidMovie(input as Record<string, unknown>) ?? parseWithSuperstruct(input)
 }
 
-const FIELD_NAMES: ReadonlySet<string> = new Set(FIELDS)
-
 /**
  * The common case, a valid movie with the usual fields, checked by the same rules without
  * superstruct's machinery, which costs more than the rest of an add. `undefined` for anything
  * else, which superstruct then reports on in full.
  */
 function parseValidMovie(input: Record<string, unknown>): Omit<Movie, 'id'> | undefined {
+  let title: unknown
+  let screenedDate: unknown
+  let releaseYear: unknown
+  let imdbLink: unknown
+  let notes: unknown = ''
   // Own enumerable fields only, as superstruct gets them (see resolveLinkAlias).
-  const fields: Partial<Record<(typeof FIELDS)[number], unknown>> = {}
   for (const key of Object.keys(input)) {
-    if (!FIELD_NAMES.has(key)) return undefined
-    fields[key as (typeof FIELDS)[number]] = input[key]
+    if (key === 'title') title = trimmed(input.title)
+    else if (key === 'screenedDate') screenedDate = input.screenedDate
+    else if (key === 'releaseYear') releaseYear = input.releaseYear
+    else if (key === 'imdbLink') imdbLink = input.imdbLink
+    else if (key === 'notes') notes = input.notes === undefined ? '' : input.notes
+    else return undefined
   }
-  const title = trimmed(fields.title)
-  const notes = fields.notes === undefined ? '' : fields.notes
   const valid =
     checkTitle(title) === true &&
-    checkScreenedDate(fields.screenedDate) === true &&
-    checkReleaseYear(fields.releaseYear) === true &&
-    checkImdbLink(fields.imdbLink) === true &&
+    checkScreenedDate(screenedDate) === true &&
+    checkReleaseYear(releaseYear) === true &&
+    checkImdbLink(imdbLink) === true &&
     checkNotes(notes) === true
   if (!valid) return undefined
   return {
     title: title as string,
-    screenedDate: fields.screenedDate as string,
-    releaseYear: fields.releaseYear as number,
-    imdbLink: fields.imdbLink as string,
+    screenedDate: screenedDate as string,
+    releaseYear: releaseYear as number,
+    imdbLink: imdbLink as string,
     notes: notes as string,
   }
 }
@@ -188,11 +219,10 @@ export function parseWithSuperstruct(input: object): Omit<Movie, 'id'> {
   const { fields, issues } = resolveLinkAlias(input as Record<string, unknown>)
   const [error, value] = validate(fields, newMovie, { coerce: true })
   for (const failure of error?.failures() ?? []) {
-    const path = failure.path.join('.')
-    issues.push({
-      path,
-      message: failure.type === 'never' ? unknownFieldMessage() : failure.message,
-    })
+    issues.push({ path: failure.path.join('.'), message: failure.message })
+  }
+  for (const key of Object.keys(fields)) {
+    if (!FIELD_NAMES.has(key)) issues.push({ path: key, message: unknownFieldMessage() })
   }
   if (issues.length > 0 || !value) throw new MovieValidationError(issues)
   return {
@@ -227,14 +257,14 @@ function unknownFieldMessage(): string {
   return `is not a movie field (the fields are ${FIELDS.join(', ')}; catalogLink is accepted for imdbLink)`
 }
 
-function calendarProblem([
-  year = 0,
-  month = 0,
-  day = 0,
-  hour = 0,
-  minute = 0,
-  second = 0,
-]: number[]): string | undefined {
+// `parts`: the matches of LOCAL_DATE_TIME, all digits.
+function calendarProblem(parts: RegExpExecArray): string | undefined {
+  const year = Number(parts[1])
+  const month = Number(parts[2])
+  const day = Number(parts[3])
+  const hour = Number(parts[4])
+  const minute = Number(parts[5])
+  const second = Number(parts[6])
   if (month < 1 || month > 12) return 'is not a real date: the month must be 01 to 12'
   const daysInMonth = daysIn(year, month)
   if (day < 1 || day > daysInMonth) {
@@ -251,5 +281,5 @@ function daysIn(year: number, month: number): number {
     const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
     return leap ? 29 : 28
   }
-  return [4, 6, 9, 11].includes(month) ? 30 : 31
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
 }

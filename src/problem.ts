@@ -120,7 +120,8 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
 function fieldError(code: MovieLogErrorCode, issue: ValidationIssue): ProblemFieldError {
   if (code === 'INVALID_PAGE_REQUEST') return { parameter: issue.path, detail: issue.message }
   return {
-    pointer: issue.path ? `/${issue.path.split('.').map(escapePointer).join('/')}` : '',
+    // A movie's fields are flat: a path is one key (dots and all), or '' for the body itself.
+    pointer: issue.path ? `/${escapePointer(issue.path)}` : '',
     detail: issue.message,
   }
 }

@@ -118,3 +118,30 @@ it('Location and Link both follow basePath, not the path the host passed', async
   )
   expect(added.headers.get('location')).toMatch(/^http:\/\/movie-log\.test\/[0-9a-f-]{36}$/)
 })
+
+it('keeps the headers a host h3 app sets around the mounted log', async () => {
+  const app = new H3()
+    .use((event) => {
+      event.res.headers.set('x-served-by', 'host')
+    })
+    .use(async (_event, next) => {
+      const response = (await next()) as { headers: Headers }
+      response.headers.set('x-request-id', '7')
+      return response
+    })
+    .mount('/movies', toH3Handler(createMovieLog()))
+  const response = await app.fetch(
+    new Request('http://movie-log.test/movies', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(aMovie()),
+    }),
+  )
+  expect(response.status).toBe(201)
+  expect(response.headers.get('x-served-by')).toBe('host')
+  expect(response.headers.get('x-request-id')).toBe('7')
+  expect(response.headers.get('content-type')).toBe('application/json')
+  expect(response.headers.get('location')).toMatch(
+    /^http:\/\/movie-log\.test\/movies\/[0-9a-f-]{36}$/,
+  )
+})

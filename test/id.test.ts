@@ -17,4 +17,14 @@ it('makes RFC 9562 UUIDv7 ids, unique and in order, across many refills of its r
   const time = (id: string) => Number.parseInt(id.replaceAll('-', '').slice(0, 12), 16)
   expect(time(ids[0] as string)).toBe(START)
   expect(time(ids.at(-1) as string)).toBe(START + 1999)
+  // rand_a holds the counter: the second id of a millisecond counts one past the first.
+  const counter = (id: string) => Number.parseInt(id.slice(15, 18), 16)
+  expect(counter(ids[1] as string)).toBe(counter(ids[0] as string) + 1)
+  // The last 62 bits come from the random pool: no two ids share them.
+  expect(new Set(ids.map((id) => id.slice(19))).size).toBe(ids.length)
+  // ...each byte drawn on its own: no byte of the random part copies another in every id.
+  const bytes = ids.map((id) => id.replaceAll('-', '').slice(16).match(/../g) as string[])
+  for (let i = 0; i < 8; i++) {
+    for (let j = i + 1; j < 8; j++) expect(bytes.some((b) => b[i] !== b[j])).toBe(true)
+  }
 })

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { parseNewMovie, parseWithSuperstruct } from '../src/movie'
+import { aMovie } from './_movies'
 
 // parseNewMovie takes a fast path for valid movies and falls back to superstruct for the rest.
 // Pins that the fast path never accepts what superstruct refuses, nor cleans it differently.
@@ -84,4 +85,49 @@ it('the fast path accepts exactly what superstruct accepts, with the same result
   // Both sides were exercised: a property that only ever saw refusals would prove nothing.
   expect(accepted).toBeGreaterThan(100)
   expect(accepted).toBeLessThan(2900)
+})
+
+// The imdbLink rule as the contract states it, through a full URL parse: the rule skips the
+// parse for links that start with https: and parse, since such a link always has a host.
+function linkFollowsTheRule(link: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule refuses control characters
+  if (link.length > 2048 || /[\s\u0000-\u001f\u007f]/.test(link)) return false
+  try {
+    const url = new URL(link)
+    return url.protocol === 'https:' && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+it('accepts exactly the links that parse as https: URLs with a host', () => {
+  const scheme = fc.constantFrom('https:', 'https://', 'HTTPS://', 'hTtPs:', 'http://', 'ftp:', '')
+  const piece = fc.constantFrom(
+    ...['//', '/', '\\', '@', ':', '443', ':99999', 'www.imdb.com', 'a', 'user:pw@', '[::1]'],
+    ...['[', ']', '%', '%20', '%zz', '?q=1', '#top', '.', '..', 'xn--', '-', 'ü', '１', '\u00ad'],
+    ...['^', '|', ' ', '\t', 'https:', '0x', '0X1f', '08', '1', 'g', 'a-b', 'XN--', 'xn--nxasmq6b'],
+  )
+  const link = fc
+    .tuple(scheme, fc.array(piece, { maxLength: 6 }))
+    .map(([start, parts]) => start + parts.join(''))
+  let accepted = 0
+  fc.assert(
+    fc.property(link, (imdbLink) => {
+      const ok = 'accepted' in outcome(parseNewMovie, aMovie({ imdbLink }))
+      expect(ok, imdbLink).toBe(linkFollowsTheRule(imdbLink))
+      if (ok) accepted++
+    }),
+    {
+      numRuns: 5000,
+      // Hosts at the edges of the URL standard's rules: numbers, punycode, empty labels.
+      examples: [
+        ...['https://a.0x', 'https://a.0x1f/', 'https://a.1', 'https://a.08', 'https://a.0xg'],
+        ...['https://a.b', 'https://1.2.3.4/', 'https://a.xn--nxasmq6b', 'https://xn--a.com'],
+        ...['https://a.b.', 'https://a..b', 'https://-a-.com', 'https://A.COM?x#y'],
+      ].map((example) => [example]),
+    },
+  )
+  // Both sides were exercised.
+  expect(accepted).toBeGreaterThan(200)
+  expect(accepted).toBeLessThan(4500)
 })

@@ -78,6 +78,31 @@ describe('property: the handler never crashes, never 5xx, never stores an invali
     )
   })
 
+  // An object whose toString and valueOf are not functions cannot become a string: a message
+  // that printed such a value threw, and the request ended in a 500.
+  const unprintable = fc.dictionary(fc.constantFrom('toString', 'valueOf'), fc.jsonValue(), {
+    minKeys: 1,
+  })
+
+  it.each(['title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes', 'catalogLink', 'a.b/c~'])(
+    'for values that cannot become strings, in %j',
+    async (field) => {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(unprintable, fc.jsonValue()), (value) =>
+          postAndCheck(JSON.stringify(aMovie({ [field]: value }))),
+        ),
+        { numRuns: 100 },
+      )
+      const { post } = serve()
+      const response = await post(JSON.stringify(aMovie({ [field]: { toString: [] } })))
+      expect(response.status).toBe(400)
+      const problem = (await response.json()) as { errors: { pointer: string }[] }
+      // RFC 6901: the key is one segment, '~' and '/' escaped.
+      const pointer = `/${field.replaceAll('~', '~0').replaceAll('/', '~1')}`
+      expect(problem.errors.map((error) => error.pointer)).toEqual([pointer])
+    },
+  )
+
   it('for valid movies built from arbitrary parts, which are all kept exactly', async () => {
     const validMovie = fc.record({
       title: fc

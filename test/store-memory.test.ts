@@ -1,4 +1,8 @@
+import Keyv, { type KeyvOptions } from 'keyv'
+import { createMovieLog, StoreUnavailableError } from 'movie-log'
+import { describe, expect, it } from 'vitest'
 import { FlakyMap } from './_flaky-map'
+import { aMovie } from './_movies'
 import { describeStoreSuite } from './_store-suite'
 
 // One Map shared by every log, as one process would share it.
@@ -9,4 +13,73 @@ describeStoreSuite({
   open: async () => shared,
   openUnreachable: async () => new FlakyMap(),
   closeAll: async () => {},
+})
+
+describe('a Keyv over a Map, given by the caller', () => {
+  // The index writes a Map directly only when keyv.set would do nothing more than the write.
+  const plainKeyv = (options: KeyvOptions = {}) =>
+    new Keyv({ store: new Map(), serialize: undefined, deserialize: undefined, ...options })
+
+  it('still runs set hooks added after the log was made', async () => {
+    const keyv = plainKeyv({ namespace: 'hooked' })
+    const log = createMovieLog(keyv)
+    const written: string[] = []
+    keyv.hooks.addHandler('preSet', (data: { key: string }) => written.push(data.key))
+    const movie = await log.addMovie(aMovie())
+    expect(written).toEqual([`movie:${movie.id}`])
+    expect(await log.getMovie(movie.id)).toEqual(movie)
+  })
+
+  it('still counts its writes when it keeps stats', async () => {
+    const keyv = plainKeyv({ namespace: 'counted', stats: true })
+    const log = createMovieLog(keyv)
+    await log.addMovie(aMovie())
+    expect(keyv.stats.sets).toBe(1)
+  })
+
+  it('holds each movie as keyv itself would have written it', async () => {
+    const map = new Map()
+    const log = createMovieLog(plainKeyv({ store: map, namespace: 'plain' }))
+    const movie = await log.addMovie(aMovie())
+    const byKeyv = new Map()
+    await plainKeyv({ store: byKeyv, namespace: 'plain' }).set(`movie:${movie.id}`, movie)
+    expect([...map]).toStrictEqual([...byKeyv])
+  })
+
+  it('keys movies as keyv does when the namespace is itself "movie"', async () => {
+    // keyv leaves a key that already starts with the namespace unprefixed.
+    const log = createMovieLog(new Map(), { namespace: 'movie' })
+    const movie = await log.addMovie(aMovie())
+    expect(await log.getMovie(movie.id)).toEqual(movie)
+    expect((await log.listMovies()).movies).toEqual([movie])
+  })
+
+  it('calls the set of a Keyv subclass that overrides it', async () => {
+    let sets = 0
+    class CountingKeyv extends Keyv {
+      override async set(...args: Parameters<Keyv['set']>) {
+        sets++
+        return super.set(...args)
+      }
+    }
+    const log = createMovieLog(
+      new CountingKeyv({ store: new Map(), serialize: undefined, deserialize: undefined }),
+    )
+    await log.addMovie(aMovie())
+    expect(sets).toBe(1)
+  })
+
+  it("leaves a Map subclass to keyv, whose 'error' event reports a failed write", async () => {
+    class FullMap<K, V> extends Map<K, V> {
+      override set(key: K, value: V): this {
+        if (String(key).includes('movie:')) throw new Error('the map is full')
+        return super.set(key, value)
+      }
+    }
+    const keyv = plainKeyv({ store: new FullMap() })
+    const errors: unknown[] = []
+    keyv.on('error', (error) => errors.push(error))
+    await expect(createMovieLog(keyv).addMovie(aMovie())).rejects.toThrow(StoreUnavailableError)
+    expect(errors).toHaveLength(1)
+  })
 })

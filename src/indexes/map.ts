@@ -1,4 +1,4 @@
-import type Keyv from 'keyv'
+import Keyv from 'keyv'
 import type { Movie } from '../movie'
 import { MOVIE_KEY_PREFIX, type MovieIndex, movieKey } from './types'
 
@@ -13,8 +13,8 @@ const orders = new WeakMap<Map<unknown, unknown>, Map<string, string[]>>()
  * Keyv on the Map set, so two logs on one Map would see each other's movies.
  */
 export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieIndex {
-  const { namespace, useKeyPrefix } = keyv
-  const prefix = (useKeyPrefix && namespace ? `${namespace}:` : '') + MOVIE_KEY_PREFIX
+  // keyv's own prefixing, which leaves alone a key that already starts with the namespace.
+  const prefix = keyv._getKeyPrefix(MOVIE_KEY_PREFIX)
 
   const keys = (): string[] => {
     let byPrefix = orders.get(map)
@@ -37,8 +37,10 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
     put: async (movie) => {
       // Built before the write: built after it, the new key would be read and then added again.
       const sorted = keys()
-      await keyv.set(movieKey(movie.id), movie)
-      const key = prefix + movie.id
+      const key = keyv._getKeyPrefix(movieKey(movie.id))
+      // One string for the Map's key and the index's: a movie costs a single key.
+      if (setsPlainly(keyv, map)) map.set(key, { value: movie, expires: undefined })
+      else await keyv.set(movieKey(movie.id), movie)
       // Keys mostly arrive in order: this is an append, except after a clock step. A key already
       // listed (an idempotent add finished twice) is not listed again.
       const last = sorted.at(-1)
@@ -64,6 +66,28 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
       return movies
     },
   }
+}
+
+/**
+ * Whether `keyv.set` would do nothing but write `{ value, expires }` into a plain `Map` under
+ * the prefixed key: keyv's own `set` (this copy of keyv, not overridden), no serialiser,
+ * compression, default TTL, set hooks or stats. Then the index writes the Map itself, as keyv
+ * would, without keyv's hook calls, stats and promise hops. Checked on every write: a hook
+ * added later is still run.
+ */
+function setsPlainly(keyv: Keyv, map: Map<unknown, unknown>): boolean {
+  if (keyv.set !== Keyv.prototype.set || Object.getPrototypeOf(map) !== Map.prototype) {
+    return false
+  }
+  const hooks = keyv.hooks._hookHandlers
+  return (
+    keyv.serialize === undefined &&
+    keyv.compression === undefined &&
+    keyv.ttl === undefined &&
+    !keyv.stats.enabled &&
+    !hooks.get('preSet')?.length &&
+    !hooks.get('postSet')?.length
+  )
 }
 
 /** Index of the first key greater than `key` in a sorted array. */
