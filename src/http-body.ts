@@ -19,7 +19,13 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) return tooLarge(limit)
 
-  const chunks = await (node ? readNodeBody(node.stream, limit) : readWebBody(request, limit))
+  let chunks: Uint8Array[] | undefined
+  try {
+    chunks = await (node ? readNodeBody(node.stream, limit) : readWebBody(request, limit))
+  } catch {
+    // The client stopped sending (it aborted, or the connection broke): its fault, not ours.
+    return { ok: false, status: 400, detail: 'The request body could not be read to its end.' }
+  }
   if (chunks === undefined) return tooLarge(limit)
 
   let text: string

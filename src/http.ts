@@ -89,8 +89,9 @@ export function createMovieLogReplier(
   log: MovieLog,
   options: MovieLogHttpOptions = {},
 ): MovieLogReplier {
+  // Percent-encoded, as hosts pass paths. Appended to an origin, so '//x' stays a path.
   const basePath = normaliseBasePath(options.basePath ?? '/movies')
-  const encodedBasePath = new URL(basePath, 'http://localhost').pathname.replace(/\/$/, '')
+  const encodedBasePath = new URL(`http://localhost${basePath}`).pathname.replace(/\/$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const maxPageSize = options.maxPageSize ?? 1000
   const onError = options.onError ?? ((error: unknown) => console.error('[movie-log]', error))
@@ -179,7 +180,8 @@ export function createMovieLogReplier(
   }
 
   async function route(request: Request, url: URL, path: string): Promise<Reply> {
-    const target = resolveTarget(path, basePath)
+    // The host's path is percent-encoded: compared with the encoded base path.
+    const target = resolveTarget(path, encodedBasePath)
     const isRead = request.method === 'GET' || request.method === 'HEAD'
 
     if (target.kind === 'none') return problemReply(404, 'Not found.')

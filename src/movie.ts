@@ -216,14 +216,14 @@ function parseValidMovie(input: Record<string, unknown>): Omit<Movie, 'id'> | un
 
 /** Every rule through superstruct, every failure reported. Exported for the agreement test. */
 export function parseWithSuperstruct(input: object): Omit<Movie, 'id'> {
-  const { fields, issues } = resolveLinkAlias(input as Record<string, unknown>)
+  const { fields, issues, linkSentAs } = resolveLinkAlias(input as Record<string, unknown>)
   const [error, value] = validate(fields, newMovie, { coerce: true })
   for (const failure of error?.failures() ?? []) {
-    issues.push({ path: failure.path.join('.'), message: failure.message })
+    const path = failure.path.join('.')
+    // Named as the client sent it: a bad catalogLink is reported as catalogLink.
+    issues.push({ path: path === 'imdbLink' ? linkSentAs : path, message: failure.message })
   }
-  for (const key of Object.keys(fields)) {
-    if (!FIELD_NAMES.has(key)) issues.push({ path: key, message: unknownFieldMessage() })
-  }
+  issues.push(...unknownFieldIssues(Object.keys(fields)))
   if (issues.length > 0 || !value) throw new MovieValidationError(issues)
   return {
     title: value.title,
@@ -238,6 +238,7 @@ function resolveLinkAlias(input: Record<string, unknown>) {
   // Own entries only, copied onto a fresh object: a JSON "__proto__" key stays a plain key.
   const fields: Record<string, unknown> = Object.fromEntries(Object.entries(input))
   const issues: ValidationIssue[] = []
+  let linkSentAs = 'imdbLink'
   if (Object.hasOwn(fields, 'catalogLink')) {
     const alias = fields.catalogLink
     if (Object.hasOwn(fields, 'imdbLink') && fields.imdbLink !== alias) {
@@ -246,15 +247,27 @@ function resolveLinkAlias(input: Record<string, unknown>) {
         message: 'is another name for imdbLink: send one of them, or both with the same value',
       })
     } else {
+      if (!Object.hasOwn(fields, 'imdbLink')) linkSentAs = 'catalogLink'
       fields.imdbLink = alias
     }
     delete fields.catalogLink
   }
-  return { fields, issues }
+  return { fields, issues, linkSentAs }
 }
 
-function unknownFieldMessage(): string {
-  return `is not a movie field (the fields are ${FIELDS.join(', ')}; catalogLink is accepted for imdbLink)`
+// A body of many unknown keys must not become an answer many times its size: the first few
+// are named, and the last of them says how many more there are.
+const UNKNOWN_FIELDS_NAMED = 10
+
+function unknownFieldIssues(keys: string[]): ValidationIssue[] {
+  const unknown = keys.filter((key) => !FIELD_NAMES.has(key))
+  const named = unknown.slice(0, UNKNOWN_FIELDS_NAMED)
+  const message = `is not a movie field (the fields are ${FIELDS.join(', ')}; catalogLink is accepted for imdbLink)`
+  const issues = named.map((path) => ({ path, message }))
+  const more = unknown.length - named.length
+  const last = issues.at(-1)
+  if (last && more > 0) last.message += `; ${more} more unknown field(s) not listed`
+  return issues
 }
 
 // `parts`: the matches of LOCAL_DATE_TIME, all digits.

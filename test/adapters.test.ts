@@ -145,3 +145,51 @@ it('keeps the headers a host h3 app sets around the mounted log', async () => {
     /^http:\/\/movie-log\.test\/movies\/[0-9a-f-]{36}$/,
   )
 })
+
+it.each([
+  ['a space', '/my movies', '/my%20movies'],
+  ['a non-ASCII letter', '/filmtagebücher', '/filmtageb%C3%BCcher'],
+  ['a doubled slash', '//movies', '//movies'],
+])(
+  'answers under a basePath with %s, which hosts send percent-encoded',
+  async (_, basePath, sent) => {
+    const handle = toWebHandler(createMovieLog(), { basePath })
+    const added = await handle(
+      new Request(`http://movie-log.test${sent}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(aMovie()),
+      }),
+    )
+    expect(added.status).toBe(201)
+    const location = added.headers.get('location') as string
+    expect(location).toMatch(new RegExp(`^http://movie-log\\.test${sent}/[0-9a-f-]{36}$`))
+    const read = await handle(new Request(location))
+    expect(read.status).toBe(200)
+    expect(await read.json()).toEqual(await added.json())
+  },
+)
+
+it('answers 400, not a server error, to a body that breaks off, and stores nothing', async () => {
+  const log = createMovieLog()
+  const errors: unknown[] = []
+  const handle = toWebHandler(log, { onError: (error) => errors.push(error) })
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"title":'))
+      controller.error(new Error('connection reset'))
+    },
+  })
+  const response = await handle(
+    new Request('http://movie-log.test/movies', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  )
+  expect(response.status).toBe(400)
+  expect((await response.json()).detail).toMatch(/could not be read/)
+  expect(errors).toEqual([])
+  expect((await log.listMovies()).movies).toEqual([])
+})

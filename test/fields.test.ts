@@ -118,7 +118,12 @@ const rows: [string, ReturnType<typeof ok> | ReturnType<typeof bad>][] = [
   ],
   [
     'http catalogLink',
-    bad({ imdbLink: undefined, catalogLink: 'http://www.imdb.com/' }, ['imdbLink'], /https/),
+    bad({ imdbLink: undefined, catalogLink: 'http://www.imdb.com/' }, ['catalogLink'], /https/),
+  ],
+  ['numeric catalogLink', bad({ imdbLink: undefined, catalogLink: 5 }, ['catalogLink'])],
+  [
+    'http catalogLink equal to imdbLink',
+    bad({ imdbLink: 'http://www.imdb.com/', catalogLink: 'http://www.imdb.com/' }, ['imdbLink']),
   ],
   // notes
   ['empty notes', ok({ notes: '' })],
@@ -189,6 +194,18 @@ describe('hostile and odd inputs', () => {
       expect(error.issues).toEqual([{ path: '', message: 'must be a JSON object' }])
     },
   )
+
+  it('names ten unknown fields at most, and counts the rest', async () => {
+    const input = aMovie(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`x${i}`, 0])))
+    const error = (await createMovieLog()
+      .addMovie(input)
+      .catch((e: unknown) => e)) as MovieValidationError
+    expect(error.issues.map((issue) => issue.path)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `x${i}`),
+    )
+    expect(error.issues.at(-1)?.message).toMatch(/; 4990 more unknown field\(s\) not listed$/)
+    expect(error.message.length).toBeLessThan(3000)
+  })
 
   it('returns exactly the six fields, in order, and a frozen movie', async () => {
     const movie = await createMovieLog().addMovie(
