@@ -1,19 +1,22 @@
 /**
  * `npm run bench`: movie-log's example server against bare h3, then the scale run.
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
- * BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_SIZES (1000,10000,100000), BENCH_POSTGRES_ADMIN_URL.
+ * BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
+ * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning).
  */
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { load, loadTool } from './load'
+import { pinning } from './pinning'
 import { startRedis, startTarget, type Target } from './processes'
 import { type ScaleRow, scaleRun } from './scale'
 import { MOVIE, seedOverHttp } from './seed'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const CONNECTIONS = 32
 
@@ -38,9 +41,13 @@ async function throughput(): Promise<Samples> {
     for (const target of targets) await seedOverHttp(target.url, 100)
     // GET first, on 100 movies each; POST after, since every POST adds one.
     for (const method of ['GET', 'POST'] as const) {
+      const body = method === 'POST' ? JSON.stringify(MOVIE) : undefined
+      // V8 compiles what runs hot: every target runs each method once, uncounted, first.
+      for (const target of targets) {
+        await load(target.url, { method, body, seconds: WARMUP_SECONDS, connections: CONNECTIONS })
+      }
       for (let round = 1; round <= ROUNDS; round++) {
         for (const target of targets) {
-          const body = method === 'POST' ? JSON.stringify(MOVIE) : undefined
           const result = await load(target.url, {
             method,
             body,
@@ -66,8 +73,22 @@ async function throughput(): Promise<Samples> {
 
 function report(samples: Samples, scale: ScaleRow[]): string {
   const bare = samples['bare h3'] as Samples[string]
-  const ratio = (name: string, method: Method) =>
-    median(samples[name]?.[method].rps ?? [0]) / median(bare[method].rps)
+  // Each round's req/s over bare h3's in the same round, run just before it: the machine's
+  // speed drifts between rounds, and a ratio within a round cancels the drift.
+  const roundRatios = (name: string, method: Method) =>
+    (samples[name]?.[method].rps ?? []).map((rps, round) => rps / (bare[method].rps[round] ?? 0))
+  const ratio = (name: string, method: Method) => median(roundRatios(name, method))
+  const rounds = Object.keys(samples).flatMap((name) =>
+    (['GET', 'POST'] as const).map(
+      (method) =>
+        `| ${name} | ${method} | ${samples[name]?.[method].rps.map((rps) => rps.toFixed(0)).join(', ')} | ${roundRatios(
+          name,
+          method,
+        )
+          .map((r) => r.toFixed(2))
+          .join(', ')} |`,
+    ),
+  )
   const table = Object.entries(samples).map(([name, s]) => {
     const cells = (['GET', 'POST'] as const).map(
       (method) =>
@@ -99,8 +120,10 @@ Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (BENCH_
 
 - Machine: ${cpus()[0]?.model} x ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB
 - Node ${process.version}, ${versions.join(', ')}, movie-log ${JSON.parse(readFileSync('package.json', 'utf8')).version}
-- Load: ${loadTool}, ${CONNECTIONS} connections, ${SECONDS} s per run, targets alternating, median of ${ROUNDS} rounds, on 127.0.0.1.
-  The load generator and the server share the machine's 2 cores.
+- Load: ${loadTool}, ${CONNECTIONS} connections, ${SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up per target, targets alternating, ${ROUNDS} rounds, on 127.0.0.1.
+  CPUs: ${pinning}.
+- req/s and p99 are medians over the rounds; a ratio is the median over the rounds of the
+  target's req/s over bare h3's in the same round.
 
 ## Throughput (GET with 100 movies; POST adds one each)
 
@@ -110,6 +133,12 @@ ${table.join('\n')}
 
 movie-log is the example server (h3 + the log, one log line per request to a discarded stdout).
 Bare h3 serves the same movies from a plain array: no validation, no store.
+
+### Every round
+
+| target | method | req/s per round | ratio per round |
+|---|---|---|---|
+${rounds.join('\n')}
 
 ## Scale (the example server; a page is \`GET /movies?limit=50\`, median of 20)
 

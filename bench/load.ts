@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
+import { LOAD_CPU, onCpu } from './pinning'
 
 export interface LoadResult {
   rps: number
@@ -33,11 +34,16 @@ function wrk(url: string, { method, body, seconds, connections }: LoadOptions): 
     script,
     `wrk.method = "${method}"\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Accept"] = "application/json"\n${body ? `wrk.body = [[${body}]]\n` : ''}`,
   )
-  const output = execFileSync(
-    'wrk',
-    ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url],
-    { encoding: 'utf8' },
-  )
+  const [command, args] = onCpu(LOAD_CPU, 'wrk', [
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--latency',
+    '-s',
+    script,
+    url,
+  ])
+  const output = execFileSync(command, args, { encoding: 'utf8' })
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1])
   const p99 = /99%\s+([\d.]+)(us|ms|s)\b/.exec(output)
   const scale = { us: 0.001, ms: 1, s: 1000 }[(p99?.[2] ?? 'ms') as 'us' | 'ms' | 's']

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
+import { onCpu, SERVER_CPU } from './pinning'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
@@ -30,7 +31,9 @@ export async function startTarget(
   env: Record<string, string>,
 ): Promise<Target> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+  // taskset execs the command: the child's pid is the server's.
+  const [command, args] = onCpu(SERVER_CPU, process.execPath, ['--import', 'tsx', file])
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     // The example server logs every request: sent nowhere, as a production log would be cheap.

@@ -47,6 +47,9 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
       const { default: KeyvSqlite } = await import('@keyv/sqlite')
       // busyTimeout: several processes may write one file; wait for the lock instead of failing.
       const store = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5000 })
+      // WAL: a commit appends to one log file and syncs it once, where the default journal
+      // syncs several files per commit (three times the adds per second here). Still FULL sync.
+      await store.query('PRAGMA journal_mode = WAL')
       return new Keyv({ store, namespace, throwOnErrors: true, ...PLAIN_JSON })
     }
     case 'redis':

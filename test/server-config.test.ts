@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import Keyv from 'keyv'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, configFromEnv, createApp } from '../examples/server'
+import { openStore } from '../examples/store'
 import { aMovie } from './_movies'
 
 const ORIGIN = 'http://movie-log.test'
@@ -28,6 +32,19 @@ describe('the example server settings', () => {
       private: false,
       corsOrigins: undefined,
     })
+  })
+
+  it('keeps a SQLite file in WAL mode, each add still synced before its 201', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'movie-log-wal-')), 'movies.sqlite')
+    const keyv = await openStore(`sqlite://${file}`)
+    try {
+      const { query } = keyv.store as { query(sql: string): Promise<Record<string, unknown>[]> }
+      expect(await query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }])
+      // 2 is FULL: in WAL mode, every commit is synced, so a power cut loses no 201 either.
+      expect(await query('PRAGMA synchronous')).toEqual([{ synchronous: 2 }])
+    } finally {
+      await keyv.disconnect()
+    }
   })
 
   it('with MOVIE_LOG_TOKEN, needs the bearer token to add and leaves reads open', async () => {
