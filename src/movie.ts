@@ -260,11 +260,11 @@ function resolveLinkAlias(input: Record<string, unknown>) {
 const UNKNOWN_FIELDS_NAMED = 10
 
 function unknownFieldIssues(keys: string[]): ValidationIssue[] {
-  const unknown = keys.filter((key) => !FIELD_NAMES.has(key))
-  const named = unknown.slice(0, UNKNOWN_FIELDS_NAMED)
+  const unknownKeys = keys.filter((key) => !FIELD_NAMES.has(key))
+  const named = unknownKeys.slice(0, UNKNOWN_FIELDS_NAMED)
   const message = `is not a movie field (the fields are ${FIELDS.join(', ')}; catalogLink is accepted for imdbLink)`
   const issues = named.map((path) => ({ path, message }))
-  const more = unknown.length - named.length
+  const more = unknownKeys.length - named.length
   const last = issues.at(-1)
   if (last && more > 0) last.message += `; ${more} more unknown field(s) not listed`
   return issues
