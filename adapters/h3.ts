@@ -1,5 +1,6 @@
 /** @module movie-log/h3: mount a movie log in an h3 v2 app. */
-import { defineHandler, H3, type H3Event, HTTPResponse } from 'h3'
+import { defineHandler, H3, type H3Event } from 'h3'
+import { FastResponse } from 'srvx'
 import { createMovieLogReplier, type MovieLogHttpOptions } from '../src/http'
 import type { MovieLog } from '../src/movie-log'
 import { reasonPhrase } from '../src/reply'
@@ -30,7 +31,9 @@ export function toH3Handler(log: MovieLog, options?: MovieLogHttpOptions): H3 {
   const reply = createMovieLogReplier(log, options)
   const handler = defineHandler(async (event) => {
     const { status, headers, body } = await reply(event.req, event.url, pathInMount(event))
-    return new HTTPResponse(body, { status, statusText: reasonPhrase(status), headers })
+    // srvx's FastResponse, as h3 builds its own: on Node it is written from the header record,
+    // with no Headers object made unless a middleware reads or changes the headers.
+    return new FastResponse(body, { status, statusText: reasonPhrase(status), headers })
   })
   return new H3().all(COLLECTION_PATH, handler).all(ANY_PATH, handler)
 }
