@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: movie-log's example server against bare h3, then the scale run.
+ * `npm run bench`: movie-log's example server against bare h3 (alternating solo runs, then
+ * paired runs that load both at once and compare CPU time per request), then the scale run.
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
  * BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
  * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning).
@@ -9,6 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { load, loadTool } from './load'
+import { type PairedRun, pairedRun, pairedRunsAvailable } from './paired'
 import { pinning } from './pinning'
 import { startRedis, startTarget, type Target } from './processes'
 import { type ScaleRow, scaleRun } from './scale'
@@ -22,12 +24,16 @@ const CONNECTIONS = 32
 
 type Method = 'GET' | 'POST'
 type Samples = Record<string, Record<Method, { rps: number[]; p99: number[] }>>
+type Paired = Record<string, Record<Method, PairedRun[]>>
+// Where a target is bound by the server's CPU: the paired runs compare CPU costs, and SQLite's
+// adds wait on the disk.
+const PAIRED_TARGETS = ['movie-log memory', 'movie-log Redis']
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
 const log = (line: string) => console.log(`[bench] ${line}`)
 
-async function throughput(): Promise<Samples> {
+async function throughput(): Promise<{ samples: Samples; paired: Paired }> {
   const redis = await startRedis()
   const sqlite = `sqlite://${join(mkdtempSync(join(tmpdir(), 'movie-log-bench-')), 'movies.sqlite')}`
   const targets: Target[] = [
@@ -37,6 +43,7 @@ async function throughput(): Promise<Samples> {
     await startTarget('movie-log Redis', 'examples/server.ts', { MOVIE_LOG_STORE: redis.url }),
   ]
   const samples: Samples = {}
+  const paired: Paired = {}
   try {
     for (const target of targets) await seedOverHttp(target.url, 100)
     // GET first, on 100 movies each; POST after, since every POST adds one.
@@ -63,15 +70,32 @@ async function throughput(): Promise<Samples> {
           )
         }
       }
+      if (!pairedRunsAvailable) continue
+      const [bare] = targets as [Target]
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const target of targets.filter(({ name }) => PAIRED_TARGETS.includes(name))) {
+          const run = await pairedRun(bare, target, {
+            method,
+            body,
+            seconds: SECONDS,
+            connections: CONNECTIONS,
+          })
+          paired[target.name] ??= { GET: [], POST: [] }
+          paired[target.name]?.[method].push(run)
+          log(
+            `${method} paired ${target.name} round ${round}: ${run.targetUs.toFixed(1)} µs per request, bare h3 ${run.bareUs.toFixed(1)} µs`,
+          )
+        }
+      }
     }
   } finally {
     await Promise.all(targets.map((target) => target.stop()))
     await redis.stop()
   }
-  return samples
+  return { samples, paired }
 }
 
-function report(samples: Samples, scale: ScaleRow[]): string {
+function report(samples: Samples, paired: Paired, scale: ScaleRow[]): string {
   const bare = samples['bare h3'] as Samples[string]
   // Each round's req/s over bare h3's in the same round, run just before it: the machine's
   // speed drifts between rounds, and a ratio within a round cancels the drift.
@@ -96,15 +120,39 @@ function report(samples: Samples, scale: ScaleRow[]): string {
     )
     return `| ${name} | ${cells.join(' | ')} |`
   })
+  const verdict = (met: boolean) => (met ? 'met' : '**not met**')
+  // Bare h3's CPU time per request over the target's, in the same paired run.
+  const pairedRatios = (name: string, method: Method) =>
+    (paired[name]?.[method] ?? []).map((run) => run.bareUs / run.targetUs)
+  const pairedRatio = (name: string, method: Method) => median(pairedRatios(name, method))
+  const pairedRows = Object.keys(paired).flatMap((name) =>
+    (['GET', 'POST'] as const).map((method) => {
+      const runs = paired[name]?.[method] ?? []
+      return `| ${name} | ${method} | ${median(runs.map((run) => run.targetUs)).toFixed(1)} | ${median(runs.map((run) => run.bareUs)).toFixed(1)} | ${pairedRatios(
+        name,
+        method,
+      )
+        .map((r) => r.toFixed(2))
+        .join(', ')} | ${pairedRatio(name, method).toFixed(2)} |`
+    }),
+  )
+  const pairedTarget = (label: string, name: string, method: Method, floor: number) =>
+    paired[name]
+      ? [
+          `| ${label} (paired: CPU per request) >= ${floor} | ${pairedRatio(name, method).toFixed(2)} | ${verdict(pairedRatio(name, method) >= floor)} |`,
+        ]
+      : []
   const page = (store: string, size: number) =>
     scale.find((r) => r.store === store && r.size === size)?.firstPageMs
   const [smallest, largest] = [Math.min(...SIZES), Math.max(...SIZES)]
   const stores = [...new Set(scale.map((row) => row.store))]
-  const verdict = (met: boolean) => (met ? 'met' : '**not met**')
   const targets = [
     `| GET /movies, 100 movies, memory: ratio >= 0.8 | ${ratio('movie-log memory', 'GET').toFixed(2)} | ${verdict(ratio('movie-log memory', 'GET') >= 0.8)} |`,
+    ...pairedTarget('GET /movies, 100 movies, memory', 'movie-log memory', 'GET', 0.8),
     `| POST /movies, memory: ratio >= 0.7 | ${ratio('movie-log memory', 'POST').toFixed(2)} | ${verdict(ratio('movie-log memory', 'POST') >= 0.7)} |`,
+    ...pairedTarget('POST /movies, memory', 'movie-log memory', 'POST', 0.7),
     `| GET /movies, 100 movies, Redis: ratio >= 0.6 | ${ratio('movie-log Redis', 'GET').toFixed(2)} | ${verdict(ratio('movie-log Redis', 'GET') >= 0.6)} |`,
+    ...pairedTarget('GET /movies, 100 movies, Redis', 'movie-log Redis', 'GET', 0.6),
     ...stores.map((store) => {
       const growth = (page(store, largest) ?? Number.NaN) / (page(store, smallest) ?? Number.NaN)
       return `| page of 50 at ${largest} <= 2x page of 50 at ${smallest}, ${store} | ${growth.toFixed(2)}x | ${verdict(growth <= 2)} |`
@@ -140,7 +188,22 @@ Bare h3 serves the same movies from a plain array: no validation, no store.
 |---|---|---|---|
 ${rounds.join('\n')}
 
-## Scale (the example server; a page is \`GET /movies?limit=50\`, median of 20)
+${
+  pairedRows.length
+    ? `## Paired runs (bare h3 and one target under load at once; server CPU time per request)
+
+Each round loads bare h3 and the target together for ${SECONDS} s, and reads each server's user
+and system time from /proc: both live through the same drift of the machine's speed, so this
+ratio (bare h3's CPU time per request over the target's) varies far less between rounds than
+the req/s ratio above. Redis's own CPU time (redis-server) is not counted.
+
+| target | method | target µs per request | bare h3 µs per request | ratio per round | ratio |
+|---|---|---|---|---|---|
+${pairedRows.join('\n')}
+
+`
+    : ''
+}## Scale (the example server; a page is \`GET /movies?limit=50\`, median of 20)
 
 | store | movies | page of 50 ms | full list ms | full list MiB | server RSS MiB |
 |---|---|---|---|---|---|
@@ -155,8 +218,8 @@ ${targets.join('\n')}
 ${readFileSync(new URL('./NOTES.md', import.meta.url), 'utf8')}`
 }
 
-const samples = await throughput()
+const { samples, paired } = await throughput()
 const scale = await scaleRun(SIZES, log)
-const results = report(samples, scale)
+const results = report(samples, paired, scale)
 writeFileSync(new URL('./RESULTS.md', import.meta.url), results)
 console.log(results)
