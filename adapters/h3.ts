@@ -1,5 +1,5 @@
 /** @module movie-log/h3: mount a movie log in an h3 v2 app. */
-import { defineHandler, H3, type H3Event } from 'h3'
+import { defineHandler, H3, type H3Event, HTTPResponse } from 'h3'
 import { FastResponse } from 'srvx'
 import { createMovieLogReplier, type MovieLogHttpOptions } from '../src/http'
 import type { MovieLog } from '../src/movie-log'
@@ -31,9 +31,12 @@ export function toH3Handler(log: MovieLog, options?: MovieLogHttpOptions): H3 {
   const reply = createMovieLogReplier(log, options)
   const handler = defineHandler(async (event) => {
     const { status, headers, body } = await reply(event.req, event.url, pathInMount(event))
-    // srvx's FastResponse, as h3 builds its own: on Node it is written from the header record,
-    // with no Headers object made unless a middleware reads or changes the headers.
-    return new FastResponse(body, { status, statusText: reasonPhrase(status), headers })
+    const init = { status, statusText: reasonPhrase(status), headers }
+    // A success as srvx's FastResponse, the class h3 answers with itself: on Node it is written
+    // from the header record, with no Headers object made unless a middleware touches one.
+    // An error as h3's HTTPResponse: h3 merges the headers a host set on `event.res` (cookies,
+    // server-timing) into that one, where a Response of status 400 or more would drop them.
+    return status < 400 ? new FastResponse(body, init) : new HTTPResponse(body, init)
   })
   return new H3().all(COLLECTION_PATH, handler).all(ANY_PATH, handler)
 }

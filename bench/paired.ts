@@ -21,28 +21,33 @@ export interface PairedRun {
   targetUs: number
 }
 
-/** Loads both servers at once and returns each one's CPU time per request. */
+/**
+ * Loads both servers at once and returns each one's CPU time per request. `helpers`: processes
+ * the target hands work to (redis-server), whose time counts as the target's.
+ */
 export async function pairedRun(
   bare: Target,
   target: Target,
   options: LoadOptions,
+  helpers: number[] = [],
 ): Promise<PairedRun> {
-  const before = [cpuSeconds(bare), cpuSeconds(target)]
+  const bareCpu = () => cpuSeconds(bare.process.pid as number)
+  const targetCpu = () =>
+    [target.process.pid as number, ...helpers].reduce((sum, pid) => sum + cpuSeconds(pid), 0)
+  const [bareStart, targetStart] = [bareCpu(), targetCpu()]
   const [bareLoad, targetLoad] = await Promise.all([
     load(bare.url, options),
     load(target.url, options),
   ])
-  const usPerRequest = (server: Target, start: number, requests: number) =>
-    ((cpuSeconds(server) - start) * 1e6) / requests
   return {
-    bareUs: usPerRequest(bare, before[0] as number, bareLoad.requests),
-    targetUs: usPerRequest(target, before[1] as number, targetLoad.requests),
+    bareUs: ((bareCpu() - bareStart) * 1e6) / bareLoad.requests,
+    targetUs: ((targetCpu() - targetStart) * 1e6) / targetLoad.requests,
   }
 }
 
-// User and system time of the server process (fields 14 and 15 of /proc/PID/stat).
-function cpuSeconds(server: Target): number {
-  const stat = readFileSync(`/proc/${server.process.pid}/stat`, 'utf8')
+// User and system time of a process (fields 14 and 15 of /proc/PID/stat).
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
 }

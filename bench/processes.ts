@@ -52,7 +52,7 @@ export async function startTarget(
 }
 
 /** A private redis-server, so the benchmark never touches anyone's data. */
-export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startRedis(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort()
   const child = spawn(
     'redis-server',
@@ -64,6 +64,7 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
   await waitForPort(port)
   return {
     url: `redis://127.0.0.1:${port}`,
+    pid: child.pid as number,
     stop: async () => {
       child.kill('SIGKILL')
       await new Promise((resolve) => child.once('exit', resolve))

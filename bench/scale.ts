@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { median } from './median'
 import { rssMiB, startRedis, startTarget } from './processes'
 import { seedOverHttp, seedSql } from './seed'
 
@@ -14,9 +15,6 @@ export interface ScaleRow {
   fullListMiB: number
   rssMiB: number
 }
-
-const median = (values: number[]) =>
-  values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
 
 async function timed(url: string): Promise<{ ms: number; bytes: number }> {
   const start = performance.now()

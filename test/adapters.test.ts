@@ -147,6 +147,27 @@ it('keeps the headers a host h3 app sets around the mounted log', async () => {
 })
 
 it.each([
+  ['a 415', 'text/plain', 415],
+  ['a 400', 'application/json', 400],
+])('keeps the headers a host h3 app sets on event.res on %s', async (_, type, status) => {
+  const app = new H3()
+    .use((event) => {
+      event.res.headers.set('x-served-by', 'host')
+    })
+    .mount('/movies', toH3Handler(createMovieLog()))
+  const response = await app.fetch(
+    new Request('http://movie-log.test/movies', {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: '{"title":""}',
+    }),
+  )
+  expect(response.status).toBe(status)
+  expect(response.headers.get('x-served-by')).toBe('host')
+  expect(response.headers.get('content-type')).toBe('application/problem+json')
+})
+
+it.each([
   ['a space', '/my movies', '/my%20movies'],
   ['a non-ASCII letter', '/filmtagebücher', '/filmtageb%C3%BCcher'],
   ['a doubled slash', '//movies', '//movies'],
