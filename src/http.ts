@@ -2,6 +2,7 @@ import { acceptsJson } from './accept'
 import { type CorsOrigins, corsHeaders, isPreflight, preflightReply } from './cors'
 import { InvalidPageRequestError } from './errors'
 import { readJsonBody } from './http-body'
+import { checkHttpOptions } from './http-options'
 import {
   isJsonContentType,
   normaliseBasePath,
@@ -89,6 +90,7 @@ export function createMovieLogReplier(
   log: MovieLog,
   options: MovieLogHttpOptions = {},
 ): MovieLogReplier {
+  checkHttpOptions(options)
   // Percent-encoded, as hosts pass paths. Appended to an origin, so '//x' stays a path.
   const basePath = normaliseBasePath(options.basePath ?? '/movies')
   const encodedBasePath = new URL(`http://localhost${basePath}`).pathname.replace(/\/$/, '')
