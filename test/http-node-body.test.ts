@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, connect } from 'node:net'
 import { bodyLimit, H3 } from 'h3'
 import { toNodeHandler } from 'h3/node'
 import { createMovieLog, type MovieLog } from 'movie-log'
@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { aMovie } from './_movies'
 
 // On Node, a POST body is read straight from Node's request when nothing else consumes it.
-// These pin that the shortcut steps aside for anything that does, and keeps every body limit.
+// These pin that the shortcut steps aside for anything that does, keeps every body limit, and
+// answers a body that breaks off as the web path does.
 
 const closers: (() => Promise<unknown>)[] = []
 afterEach(async () => {
@@ -91,6 +92,32 @@ describe('reading POST bodies on Node', () => {
       expect(response.status).toBe(413)
       expect(((await response.json()) as { detail: string }).detail).toContain('200 bytes')
     }
+    expect(await stored(log)).toBe(0)
+  })
+
+  it('answers 400 to a body that breaks off, read on the Node path, and stores nothing', async () => {
+    const log = createMovieLog()
+    const errors: unknown[] = []
+    let answered: (status: number) => void = () => {}
+    const status = new Promise<number>((resolve) => {
+      answered = resolve
+    })
+    const app = new H3({ silent: true, onResponse: (response) => answered(response.status) })
+    const url = new URL(
+      await listen(app.mount('/movies', toH3Handler(log, { onError: (e) => errors.push(e) }))),
+    )
+    // A tenth of the declared body, then the connection goes: the read ends in 'close'.
+    const socket = connect(Number(url.port), url.hostname)
+    await new Promise((resolve) => socket.once('connect', resolve))
+    const start = movieOfSize(0).slice(0, 100)
+    socket.write(
+      `POST /movies HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\n` +
+        `content-length: 1000\r\n\r\n${start}`,
+      () => socket.destroy(),
+    )
+
+    expect(await status).toBe(400)
+    expect(errors).toEqual([])
     expect(await stored(log)).toBe(0)
   })
 })
