@@ -75,8 +75,8 @@ async function throughput(): Promise<{ samples: Samples; paired: Paired }> {
         for (const target of targets.filter(({ name }) => PAIRED_TARGETS.includes(name))) {
           // The Redis log's cost includes the work it hands to redis-server.
           const helpers = target.name === 'movie-log Redis' ? [redis.pid] : []
-          const load = { method, body, seconds: SECONDS, connections: CONNECTIONS }
-          const run = await pairedRun(bare, target, load, helpers)
+          const options = { method, body, seconds: SECONDS, connections: CONNECTIONS }
+          const run = await pairedRun(bare, target, options, helpers)
           paired[target.name] ??= { GET: [], POST: [] }
           paired[target.name]?.[method].push(run)
           log(

@@ -1,7 +1,7 @@
 /**
  * Paired runs: bare h3 and one target under load at the same time, each server's CPU time per
  * request read from /proc. Both run through the same drift of the machine's speed (on this
- * kind of machine, solo runs a few seconds apart differ by up to 2x), so the ratio of their
+ * kind of machine, solo runs a few seconds apart differed by up to 7x), so the ratio of their
  * costs holds still where a ratio of req/s from alternating runs does not. Linux only.
  */
 import { spawnSync } from 'node:child_process'

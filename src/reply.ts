@@ -1,7 +1,8 @@
 /**
  * An HTTP answer as the contract builds it: plain data, turned into the host's own response
- * object only at the edge (a web `Response`; for h3, srvx's `FastResponse`). Building plain
- * objects keeps the contract cheap to run and lets each adapter use its host's fastest response.
+ * object only at the edge (a web `Response`; for h3, srvx's `FastResponse` or, for an error,
+ * h3's `HTTPResponse`). Building plain objects keeps the contract cheap to run and lets each
+ * adapter use its host's fastest response.
  */
 export interface Reply {
   status: number

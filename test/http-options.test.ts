@@ -16,6 +16,7 @@ describe.each(adapters)('%s refuses options it could only misread', (_, adapter)
       /options\.basePath must be a path, without '\?' or '#'/,
     ],
     ['a fragment', { basePath: '/movies#list' }, /options\.basePath must be a path/],
+    ['a basePath that is not text', { basePath: 42 as unknown as string }, /options\.basePath/],
     [
       'a maxBodyBytes of 0',
       { maxBodyBytes: 0 },

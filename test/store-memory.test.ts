@@ -30,6 +30,14 @@ describe('a Keyv over a Map, given by the caller', () => {
     expect(await log.getMovie(movie.id)).toEqual(movie)
   })
 
+  it('leaves a default TTL to keyv, which writes the expiry', async () => {
+    const map = new Map()
+    const log = createMovieLog(plainKeyv({ store: map, namespace: 'expiring', ttl: 60_000 }))
+    const movie = await log.addMovie(aMovie())
+    const entry = map.get(`expiring:movie:${movie.id}`) as { expires?: number }
+    expect(entry.expires).toBeGreaterThan(Date.now())
+  })
+
   it('still counts its writes when it keeps stats', async () => {
     const keyv = plainKeyv({ namespace: 'counted', stats: true })
     const log = createMovieLog(keyv)
