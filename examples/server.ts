@@ -10,7 +10,6 @@
  *   MOVIE_LOG_CORS_ORIGINS        comma-separated origins, or *     default: no CORS
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import { H3 } from 'h3'
 import { toNodeHandler } from 'h3/node'
@@ -18,6 +17,7 @@ import type Keyv from 'keyv'
 import { listen } from 'listhen'
 import { createMovieLog } from 'movie-log'
 import { type MovieLogAction, type MovieLogHttpOptions, toH3Handler } from 'movie-log/h3'
+import { createRequestLog } from './request-log'
 import { checkStore, openStore, redact } from './store'
 
 export interface ServerConfig {
@@ -106,7 +106,8 @@ export async function startServer(
     )
   }
 
-  const handle = withRequestLog(toNodeHandler(createApp(store, config)), log)
+  const requestLog = createRequestLog(log)
+  const handle = requestLog.timed(toNodeHandler(createApp(store, config)))
   // isProd: fail on a busy port instead of moving to another one; autoClose: signals are ours.
   const listener = await listen(handle, {
     port: config.port,
@@ -121,33 +122,16 @@ export async function startServer(
     throw new ConfigError(`cannot listen on ${config.host}:${config.port} (${reason(error)})`)
   })
 
+  const stopLogging = requestLog.follow(listener.server)
   const url = new URL('/movies', listener.url).href
   log(`movie-log listening on ${url} (store: ${redact(config.storeUrl)})`)
   return {
     url,
     close: async () => {
       await listener.close()
+      stopLogging()
       await store.disconnect()
     },
-  }
-}
-
-type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown
-
-const startedAt = Symbol('startedAt')
-type TimedResponse = ServerResponse & { [startedAt]?: number }
-
-// One line per request, written when the response has been sent. One listener function for
-// every response (Node calls it with the response as `this`): no closure per request.
-function withRequestLog(handle: NodeHandler, log: (line: string) => void): NodeHandler {
-  function logFinished(this: TimedResponse) {
-    const ms = (performance.now() - (this[startedAt] ?? 0)).toFixed(1)
-    log(`${this.req.method} ${this.req.url} ${this.statusCode} ${ms}ms`)
-  }
-  return (req, res: TimedResponse) => {
-    res[startedAt] = performance.now()
-    res.on('finish', logFinished)
-    return handle(req, res)
   }
 }
 

@@ -79,11 +79,19 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
 const hex = (byte: number) => HEX[byte] as string
 const byteAt = (offset: number) => pool[offset] as number
 
+// Ids made in one millisecond share their first 14 characters: written once per millisecond.
+let timePartOf = -1
+let timePart = ''
+
 function formatUuidV7(time: number, counter: number): string {
-  const timeHex = time.toString(16).padStart(12, '0')
+  if (time !== timePartOf) {
+    const timeHex = time.toString(16).padStart(12, '0')
+    timePart = `${timeHex.slice(0, 8)}-${timeHex.slice(8)}-`
+    timePartOf = time
+  }
   const r = takeRandom(8)
   return (
-    `${timeHex.slice(0, 8)}-${timeHex.slice(8)}-` +
+    timePart +
     `${hex(0x70 | (counter >> 8))}${hex(counter & 0xff)}-` +
     `${hex(0x80 | (byteAt(r) & 0x3f))}${hex(byteAt(r + 1))}-` +
     `${hex(byteAt(r + 2))}${hex(byteAt(r + 3))}${hex(byteAt(r + 4))}` +

@@ -111,8 +111,17 @@ class MovieLogService implements MovieLog {
   ) {}
 
   async addMovie(input: unknown, options: AddMovieOptions = {}): Promise<Movie> {
-    // Frozen: a store may hand out the very object it keeps (the in-memory one does).
-    const movie: Movie = Object.freeze({ id: this.generateId(), ...parseNewMovie(input) })
+    const fields = parseNewMovie(input)
+    // Frozen: a store may hand out the very object it keeps (the in-memory one does). Written
+    // out field by field: every movie gets one shape, where a spread after `id` copies slowly.
+    const movie: Movie = Object.freeze({
+      id: this.generateId(),
+      title: fields.title,
+      screenedDate: fields.screenedDate,
+      releaseYear: fields.releaseYear,
+      imdbLink: fields.imdbLink,
+      notes: fields.notes,
+    })
     if (options.idempotencyKey === undefined) {
       await this.store.put(movie)
       return movie

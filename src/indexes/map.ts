@@ -13,10 +13,14 @@ const orders = new WeakMap<Map<unknown, unknown>, Map<string, string[]>>()
  * Keyv on the Map set, so two logs on one Map would see each other's movies.
  */
 export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieIndex {
-  // keyv's own prefixing, which leaves alone a key that already starts with the namespace.
+  // keyv's own prefixing, which leaves alone a key that already starts with the namespace. A
+  // movie's key is this prefix and its id, as keyv would write it.
   const prefix = keyv._getKeyPrefix(MOVIE_KEY_PREFIX)
 
+  // Found or built on first use, then kept: the array is shared and only ever grows in place.
+  let sortedKeys: string[] | undefined
   const keys = (): string[] => {
+    if (sortedKeys) return sortedKeys
     let byPrefix = orders.get(map)
     if (!byPrefix) {
       byPrefix = new Map()
@@ -30,6 +34,7 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
       }
       byPrefix.set(prefix, sorted.sort())
     }
+    sortedKeys = sorted
     return sorted
   }
 
@@ -37,7 +42,7 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
     put: async (movie) => {
       // Built before the write: built after it, the new key would be read and then added again.
       const sorted = keys()
-      const key = keyv._getKeyPrefix(movieKey(movie.id))
+      const key = prefix + movie.id
       // One string for the Map's key and the index's: a movie costs a single key.
       if (setsPlainly(keyv, map)) map.set(key, { value: movie, expires: undefined })
       else await keyv.set(movieKey(movie.id), movie)

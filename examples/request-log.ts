@@ -1,0 +1,49 @@
+/**
+ * The example server's request log: one line per request, `POST /movies 201 3.1ms`, written once
+ * the response has been sent.
+ */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown
+
+const startedAt = Symbol('startedAt')
+type TimedResponse = ServerResponse & { [startedAt]?: number }
+
+// Node publishes every finished response here: read from the channel, the log adds no listener
+// to each response (Node's own and listhen's shutdown tracker are on it already).
+const RESPONSE_FINISHED = 'http.server.response.finish'
+
+interface ResponseFinished {
+  request: IncomingMessage
+  response: TimedResponse
+  server: object
+}
+
+export interface RequestLog {
+  /** The handler, noting when each request began. */
+  timed(handle: NodeHandler): NodeHandler
+  /** Logs the requests `server` answers, until the returned function is called. */
+  follow(server: object): () => void
+}
+
+export function createRequestLog(log: (line: string) => void): RequestLog {
+  return {
+    timed: (handle) => (req, res: TimedResponse) => {
+      res[startedAt] = performance.now()
+      return handle(req, res)
+    },
+    follow: (server) => {
+      const onFinished = (message: unknown) => {
+        const { request, response, server: from } = message as ResponseFinished
+        const started = response[startedAt]
+        // Other servers in the process publish here too.
+        if (from !== server || started === undefined) return
+        const ms = (performance.now() - started).toFixed(1)
+        log(`${request.method} ${request.url} ${response.statusCode} ${ms}ms`)
+      }
+      subscribe(RESPONSE_FINISHED, onFinished)
+      return () => unsubscribe(RESPONSE_FINISHED, onFinished)
+    },
+  }
+}

@@ -1,0 +1,67 @@
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createRequestLog } from '../examples/request-log'
+
+const servers: Server[] = []
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))))
+})
+
+/** A server answering every request with `status`, its requests logged into `lines`. */
+async function loggedServer(status: number) {
+  const lines: string[] = []
+  let nextLine: ((line: string) => void) | undefined
+  const requestLog = createRequestLog((line) => {
+    lines.push(line)
+    nextLine?.(line)
+  })
+  const server = createServer(
+    requestLog.timed((_req, res) => {
+      res.statusCode = status
+      res.end()
+    }),
+  )
+  servers.push(server)
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const stop = requestLog.follow(server)
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  /** Sends a request and resolves with the line it was logged with. */
+  const request = async (method: string, path: string) => {
+    const logged = new Promise<string>((resolve) => {
+      nextLine = resolve
+    })
+    await (await fetch(origin + path, { method })).arrayBuffer()
+    return logged
+  }
+  return { lines, stop, request, origin }
+}
+
+describe('the example server request log', () => {
+  it('writes one line per request: method, path, status and time', async () => {
+    const server = await loggedServer(201)
+    expect(await server.request('POST', '/movies?x=1')).toMatch(
+      /^POST \/movies\?x=1 201 \d+\.\dms$/,
+    )
+    expect(server.lines).toHaveLength(1)
+  })
+
+  it("logs only its own server's requests, and nothing once stopped", async () => {
+    const a = await loggedServer(200)
+    const b = await loggedServer(404)
+    await a.request('GET', '/a')
+    await b.request('GET', '/b')
+    expect(a.lines).toEqual([expect.stringMatching(/^GET \/a 200 /)])
+    expect(b.lines).toEqual([expect.stringMatching(/^GET \/b 404 /)])
+
+    a.stop()
+    await (await fetch(`${a.origin}/after`)).arrayBuffer()
+    // b's line comes after a's response was finished: a would have logged by then.
+    await b.request('GET', '/b2')
+    expect(a.lines).toHaveLength(1)
+    expect(b.lines).toHaveLength(2)
+  })
+})
