@@ -80,7 +80,8 @@ const hex = (byte: number) => HEX[byte] as string
 const byteAt = (offset: number) => pool[offset] as number
 
 // Ids made in one millisecond share their first 14 characters: written once per millisecond.
-let timePartOf = -1
+// NaN matches no time, so the first id of the process always writes its own.
+let timePartOf = Number.NaN
 let timePart = ''
 
 function formatUuidV7(time: number, counter: number): string {

@@ -5,8 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createRequestLog } from '../examples/request-log'
 
 const servers: Server[] = []
+const subscriptions: (() => void)[] = []
 
 afterEach(async () => {
+  for (const stop of subscriptions.splice(0)) stop()
   await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))))
 })
 
@@ -28,6 +30,7 @@ async function loggedServer(status: number) {
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const stop = requestLog.follow(server)
+  subscriptions.push(stop)
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   /** Sends a request and resolves with the line it was logged with. */
   const request = async (method: string, path: string) => {

@@ -30,6 +30,16 @@ describe('a Keyv over a Map, given by the caller', () => {
     expect(await log.getMovie(movie.id)).toEqual(movie)
   })
 
+  it('finds a movie whose id continues a namespace that begins with movie:', async () => {
+    // keyv leaves a key that already starts with `namespace:` as it is: the write must agree.
+    let next = 0
+    const generateId = () => `2024:${String(++next).padStart(4, '0')}`
+    const log = createMovieLog(new Map(), { namespace: 'movie:2024', generateId })
+    const movie = await log.addMovie(aMovie())
+    expect(await log.getMovie(movie.id)).toEqual(movie)
+    expect((await log.listMovies()).movies).toEqual([movie])
+  })
+
   it('leaves a default TTL to keyv, which writes the expiry', async () => {
     const map = new Map()
     const log = createMovieLog(plainKeyv({ store: map, namespace: 'expiring', ttl: 60_000 }))

@@ -13,8 +13,7 @@ const orders = new WeakMap<Map<unknown, unknown>, Map<string, string[]>>()
  * Keyv on the Map set, so two logs on one Map would see each other's movies.
  */
 export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieIndex {
-  // keyv's own prefixing, which leaves alone a key that already starts with the namespace. A
-  // movie's key is this prefix and its id, as keyv would write it.
+  // keyv's own prefixing, which leaves alone a key that already starts with the namespace.
   const prefix = keyv._getKeyPrefix(MOVIE_KEY_PREFIX)
 
   // Found or built on first use, then kept: the array is shared and only ever grows in place.
@@ -42,7 +41,9 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
     put: async (movie) => {
       // Built before the write: built after it, the new key would be read and then added again.
       const sorted = keys()
-      const key = prefix + movie.id
+      // Through keyv's prefixing, not `prefix + id`: they differ for a namespace that begins
+      // with `movie:` and an id that continues it, and keyv.get must find the movie here.
+      const key = keyv._getKeyPrefix(movieKey(movie.id))
       // One string for the Map's key and the index's: a movie costs a single key.
       if (setsPlainly(keyv, map)) map.set(key, { value: movie, expires: undefined })
       else await keyv.set(movieKey(movie.id), movie)
