@@ -6,7 +6,7 @@
  * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning).
  */
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { load, loadTool } from './load'
@@ -33,63 +33,77 @@ const PAIRED_TARGETS = ['movie-log memory', 'movie-log Redis']
 const log = (line: string) => console.log(`[bench] ${line}`)
 
 async function throughput(): Promise<{ samples: Samples; paired: Paired }> {
-  const redis = await startRedis()
-  const sqlite = `sqlite://${join(mkdtempSync(join(tmpdir(), 'movie-log-bench-')), 'movies.sqlite')}`
-  const targets: Target[] = [
-    await startTarget('bare h3', 'bench/bare-h3.ts', {}),
-    await startTarget('movie-log memory', 'examples/server.ts', { MOVIE_LOG_STORE: 'memory://' }),
-    await startTarget('movie-log SQLite', 'examples/server.ts', { MOVIE_LOG_STORE: sqlite }),
-    await startTarget('movie-log Redis', 'examples/server.ts', { MOVIE_LOG_STORE: redis.url }),
-  ]
   const samples: Samples = {}
   const paired: Paired = {}
-  try {
-    for (const target of targets) await seedOverHttp(target.url, 100)
-    // GET first, on 100 movies each; POST after, since every POST adds one.
-    for (const method of ['GET', 'POST'] as const) {
-      const body = method === 'POST' ? JSON.stringify(MOVIE) : undefined
-      // V8 compiles what runs hot: every target runs each method once, uncounted, first.
-      for (const target of targets) {
-        await load(target.url, { method, body, seconds: WARMUP_SECONDS, connections: CONNECTIONS })
+  // New server processes every round. Two launches of the same server can differ by a few
+  // percent in CPU time per request for as long as they live (two copies of one server loaded
+  // together: 5%, then 2%); a median over rounds of one launch each is a median over launches.
+  for (let round = 1; round <= ROUNDS; round++) {
+    const redis = await startRedis()
+    const folder = mkdtempSync(join(tmpdir(), 'movie-log-bench-'))
+    const targets: Target[] = []
+    try {
+      targets.push(
+        await startTarget('bare h3', 'bench/bare-h3.ts', {}),
+        await startTarget('movie-log memory', 'examples/server.ts', {
+          MOVIE_LOG_STORE: 'memory://',
+        }),
+        await startTarget('movie-log SQLite', 'examples/server.ts', {
+          MOVIE_LOG_STORE: `sqlite://${join(folder, 'movies.sqlite')}`,
+        }),
+        await startTarget('movie-log Redis', 'examples/server.ts', { MOVIE_LOG_STORE: redis.url }),
+      )
+      for (const target of targets) await seedOverHttp(target.url, 100)
+      // GET first, on 100 movies each; POST after, since every POST adds one.
+      for (const method of ['GET', 'POST'] as const) {
+        await measureRound(round, method, targets, redis.pid, samples, paired)
       }
-      for (let round = 1; round <= ROUNDS; round++) {
-        for (const target of targets) {
-          const result = await load(target.url, {
-            method,
-            body,
-            seconds: SECONDS,
-            connections: CONNECTIONS,
-          })
-          samples[target.name] ??= { GET: { rps: [], p99: [] }, POST: { rps: [], p99: [] } }
-          const entry = samples[target.name] as Samples[string]
-          entry[method].rps.push(result.rps)
-          entry[method].p99.push(result.p99Ms)
-          log(
-            `${method} ${target.name} round ${round}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`,
-          )
-        }
-      }
-      if (!pairedRunsAvailable) continue
-      const [bare] = targets as [Target]
-      for (let round = 1; round <= ROUNDS; round++) {
-        for (const target of targets.filter(({ name }) => PAIRED_TARGETS.includes(name))) {
-          // The Redis log's cost includes the work it hands to redis-server.
-          const helpers = target.name === 'movie-log Redis' ? [redis.pid] : []
-          const options = { method, body, seconds: SECONDS, connections: CONNECTIONS }
-          const run = await pairedRun(bare, target, options, helpers)
-          paired[target.name] ??= { GET: [], POST: [] }
-          paired[target.name]?.[method].push(run)
-          log(
-            `${method} paired ${target.name} round ${round}: ${run.targetUs.toFixed(1)} µs per request, bare h3 ${run.bareUs.toFixed(1)} µs`,
-          )
-        }
-      }
+    } finally {
+      await Promise.all(targets.map((target) => target.stop()))
+      await redis.stop()
+      rmSync(folder, { recursive: true, force: true })
     }
-  } finally {
-    await Promise.all(targets.map((target) => target.stop()))
-    await redis.stop()
   }
   return { samples, paired }
+}
+
+async function measureRound(
+  round: number,
+  method: Method,
+  targets: Target[],
+  redisPid: number,
+  samples: Samples,
+  paired: Paired,
+): Promise<void> {
+  const body = method === 'POST' ? JSON.stringify(MOVIE) : undefined
+  const options = { method, body, seconds: SECONDS, connections: CONNECTIONS }
+  // V8 compiles what runs hot: every target runs the method once, uncounted, first.
+  for (const target of targets) {
+    await load(target.url, { method, body, seconds: WARMUP_SECONDS, connections: CONNECTIONS })
+  }
+  for (const target of targets) {
+    const result = await load(target.url, options)
+    samples[target.name] ??= { GET: { rps: [], p99: [] }, POST: { rps: [], p99: [] } }
+    const entry = samples[target.name] as Samples[string]
+    entry[method].rps.push(result.rps)
+    entry[method].p99.push(result.p99Ms)
+    log(
+      `${method} ${target.name} round ${round}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`,
+    )
+  }
+  if (!pairedRunsAvailable) return
+  const [bare] = targets as [Target]
+  for (const target of targets.filter(({ name }) => PAIRED_TARGETS.includes(name))) {
+    // The Redis log's cost includes the work it hands to redis-server.
+    const helpers = target.name === 'movie-log Redis' ? [redisPid] : []
+    // Whose load starts first alternates by round, so neither server always gets the head start.
+    const run = await pairedRun(bare, target, options, helpers, round % 2 === 0)
+    paired[target.name] ??= { GET: [], POST: [] }
+    paired[target.name]?.[method].push(run)
+    log(
+      `${method} paired ${target.name} round ${round}: ${run.targetUs.toFixed(1)} µs per request, bare h3 ${run.bareUs.toFixed(1)} µs`,
+    )
+  }
 }
 
 function report(samples: Samples, paired: Paired, scale: ScaleRow[]): string {
@@ -165,7 +179,7 @@ Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (BENCH_
 
 - Machine: ${cpus()[0]?.model} x ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB
 - Node ${process.version}, ${versions.join(', ')}, movie-log ${JSON.parse(readFileSync('package.json', 'utf8')).version}
-- Load: ${loadTool}, ${CONNECTIONS} connections, ${SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up per target, targets alternating, ${ROUNDS} rounds, on 127.0.0.1.
+- Load: ${loadTool}, ${CONNECTIONS} connections, ${SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up per target, targets alternating, ${ROUNDS} rounds, each round on newly started servers, on 127.0.0.1.
   CPUs: ${pinning}.
 - req/s and p99 are medians over the rounds; a ratio is the median over the rounds of the
   target's req/s over bare h3's in the same round.
@@ -192,7 +206,8 @@ ${
 Each round loads bare h3 and the target together for ${SECONDS} s, and reads each server's user
 and system time from /proc: both live through the same drift of the machine's speed, so this
 ratio (bare h3's CPU time per request over the target's) varies far less between rounds than
-the req/s ratio above. The Redis log's time includes redis-server's.
+the req/s ratio above. Bare h3's load starts first in odd rounds, the target's in even ones.
+The Redis log's time includes redis-server's.
 
 | target | method | target µs per request | bare h3 µs per request | ratio per round | ratio |
 |---|---|---|---|---|---|

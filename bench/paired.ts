@@ -30,15 +30,18 @@ export async function pairedRun(
   target: Target,
   options: LoadOptions,
   helpers: number[] = [],
+  targetFirst = false,
 ): Promise<PairedRun> {
   const bareCpu = () => cpuSeconds(bare.process.pid as number)
   const targetCpu = () =>
     [target.process.pid as number, ...helpers].reduce((sum, pid) => sum + cpuSeconds(pid), 0)
   const [bareStart, targetStart] = [bareCpu(), targetCpu()]
-  const [bareLoad, targetLoad] = await Promise.all([
-    load(bare.url, options),
-    load(target.url, options),
-  ])
+  // Each load's generator is started in turn: `targetFirst` starts the target's first.
+  const [bareLoad, targetLoad] = targetFirst
+    ? await Promise.all([load(target.url, options), load(bare.url, options)]).then(
+        ([targetRun, bareRun]) => [bareRun, targetRun] as const,
+      )
+    : await Promise.all([load(bare.url, options), load(target.url, options)])
   return {
     bareUs: ((bareCpu() - bareStart) * 1e6) / bareLoad.requests,
     targetUs: ((targetCpu() - targetStart) * 1e6) / targetLoad.requests,
