@@ -2,7 +2,7 @@
  * `npm run bench`: movie-log's example server against bare h3 (alternating solo runs, then
  * paired runs that load both at once and compare CPU time per request), then the scale run.
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
- * BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
+ * BENCH_SECONDS (5), BENCH_ROUNDS (4), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
  * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning).
  */
 
@@ -18,7 +18,8 @@ import { type ScaleRow, scaleRun } from './scale'
 import { MOVIE, seedOverHttp } from './seed'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+// An even number of rounds: the paired runs' starting order alternates by round.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4)
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const CONNECTIONS = 32
@@ -40,17 +41,22 @@ async function throughput(): Promise<{ samples: Samples; paired: Paired }> {
   // together: 5%, then 2%); a median over rounds of one launch each is a median over launches.
   for (let round = 1; round <= ROUNDS; round++) {
     const redis = await startRedis()
-    const folder = mkdtempSync(join(tmpdir(), 'movie-log-bench-'))
     const targets: Target[] = []
+    let folder: string | undefined
     try {
+      folder = mkdtempSync(join(tmpdir(), 'movie-log-bench-'))
+      const sqlite = `sqlite://${join(folder, 'movies.sqlite')}`
+      // One at a time, each listed as soon as it runs: a failed start still stops the others.
+      targets.push(await startTarget('bare h3', 'bench/bare-h3.ts', {}))
       targets.push(
-        await startTarget('bare h3', 'bench/bare-h3.ts', {}),
         await startTarget('movie-log memory', 'examples/server.ts', {
           MOVIE_LOG_STORE: 'memory://',
         }),
-        await startTarget('movie-log SQLite', 'examples/server.ts', {
-          MOVIE_LOG_STORE: `sqlite://${join(folder, 'movies.sqlite')}`,
-        }),
+      )
+      targets.push(
+        await startTarget('movie-log SQLite', 'examples/server.ts', { MOVIE_LOG_STORE: sqlite }),
+      )
+      targets.push(
         await startTarget('movie-log Redis', 'examples/server.ts', { MOVIE_LOG_STORE: redis.url }),
       )
       for (const target of targets) await seedOverHttp(target.url, 100)
@@ -61,7 +67,7 @@ async function throughput(): Promise<{ samples: Samples; paired: Paired }> {
     } finally {
       await Promise.all(targets.map((target) => target.stop()))
       await redis.stop()
-      rmSync(folder, { recursive: true, force: true })
+      if (folder) rmSync(folder, { recursive: true, force: true })
     }
   }
   return { samples, paired }

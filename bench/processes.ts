@@ -46,7 +46,10 @@ export async function startTarget(
     process: child,
     stop: async () => {
       child.kill('SIGTERM')
-      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve))
+      // Killed by a signal, a child has a signalCode and no exitCode.
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise((resolve) => child.once('exit', resolve))
+      }
     },
   }
 }
@@ -67,7 +70,9 @@ export async function startRedis(): Promise<{ url: string; pid: number; stop(): 
     pid: child.pid as number,
     stop: async () => {
       child.kill('SIGKILL')
-      await new Promise((resolve) => child.once('exit', resolve))
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise((resolve) => child.once('exit', resolve))
+      }
     },
   }
 }
