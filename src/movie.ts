@@ -44,6 +44,9 @@ export interface NewMovie {
   notes?: string
 }
 
+/** The one issue about the body itself, not a field: its `path` is `''`. */
+export const NOT_A_JSON_OBJECT = 'must be a JSON object'
+
 const TITLE_MAX_LENGTH = 500
 const NOTES_MAX_LENGTH = 10_000
 const LINK_MAX_LENGTH = 2048
@@ -173,7 +176,7 @@ const newMovie: Struct<Omit<Movie, 'id' | 'notes'> & { notes?: string }> = type(
  */
 export function parseNewMovie(input: unknown): Omit<Movie, 'id'> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new MovieValidationError([{ path: '', message: 'must be a JSON object' }])
+    throw new MovieValidationError([{ path: '', message: NOT_A_JSON_OBJECT }])
   }
   return parseValidMovie(input as Record<string, unknown>) ?? parseWithSuperstruct(input)
 }

@@ -1,4 +1,5 @@
 import { MovieLogError, type MovieLogErrorCode, type ValidationIssue } from './errors'
+import { NOT_A_JSON_OBJECT } from './movie'
 import { type Reply, reasonPhrase } from './reply'
 
 /**
@@ -120,10 +121,15 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
 function fieldError(code: MovieLogErrorCode, issue: ValidationIssue): ProblemFieldError {
   if (code === 'INVALID_PAGE_REQUEST') return { parameter: issue.path, detail: issue.message }
   return {
-    // A movie's fields are flat: a path is one key (dots and all), or '' for the body itself.
-    pointer: issue.path ? `/${escapePointer(issue.path)}` : '',
+    // A movie's fields are flat: a path is one key, dots and all, and a key '' is pointed at as
+    // '/'. The body itself, when it is not an object, is pointed at as ''.
+    pointer: isAboutBody(issue) ? '' : `/${escapePointer(issue.path)}`,
     detail: issue.message,
   }
+}
+
+function isAboutBody(issue: ValidationIssue): boolean {
+  return issue.path === '' && issue.message === NOT_A_JSON_OBJECT
 }
 
 function escapePointer(segment: string): string {

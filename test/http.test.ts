@@ -277,6 +277,15 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (_name, createTarget: HttpTarge
       expect((await log.listMovies()).movies).toEqual([])
     })
 
+    it('points at a field named "" as /, and at a body that is not an object as the root', async () => {
+      const { log, http } = await serve()
+      const withEmptyKey = await expectProblem(await post(http, { ...aMovie(), '': 1 }), 400)
+      expect(withEmptyKey.errors).toEqual([{ pointer: '/', detail: expect.any(String) }])
+      const notAnObject = await expectProblem(await post(http, [aMovie()]), 400)
+      expect(notAnObject.errors).toEqual([{ pointer: '', detail: 'must be a JSON object' }])
+      expect((await log.listMovies()).movies).toEqual([])
+    })
+
     it('refuses a 2 MiB body with 413, declared by Content-Length', async () => {
       const { log, http } = await serve()
       const huge = JSON.stringify(aMovie({ notes: 'x'.repeat(2 * 1024 * 1024) }))
