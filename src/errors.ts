@@ -15,6 +15,9 @@ export type MovieLogErrorCode =
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'IDEMPOTENCY_KEY_IN_FLIGHT'
 
+/** The message of the one issue about a body itself, not a field: its `path` is `''`. */
+export const NOT_A_JSON_OBJECT = 'must be a JSON object'
+
 /**
  * One problem found in an input, named by its field (`releaseYear`, `limit`, ...).
  *

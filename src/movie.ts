@@ -1,5 +1,5 @@
 import { coerce, define, optional, type Struct, type, unknown, validate } from 'superstruct'
-import { MovieValidationError, type ValidationIssue } from './errors'
+import { MovieValidationError, NOT_A_JSON_OBJECT, type ValidationIssue } from './errors'
 
 /**
  * A movie in the log: exactly these six fields.
@@ -43,9 +43,6 @@ export interface NewMovie {
   catalogLink?: string
   notes?: string
 }
-
-/** The one issue about the body itself, not a field: its `path` is `''`. */
-export const NOT_A_JSON_OBJECT = 'must be a JSON object'
 
 const TITLE_MAX_LENGTH = 500
 const NOTES_MAX_LENGTH = 10_000

@@ -1,5 +1,9 @@
-import { MovieLogError, type MovieLogErrorCode, type ValidationIssue } from './errors'
-import { NOT_A_JSON_OBJECT } from './movie'
+import {
+  MovieLogError,
+  type MovieLogErrorCode,
+  NOT_A_JSON_OBJECT,
+  type ValidationIssue,
+} from './errors'
 import { type Reply, reasonPhrase } from './reply'
 
 /**

@@ -280,7 +280,9 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (_name, createTarget: HttpTarge
     it('points at a field named "" as /, and at a body that is not an object as the root', async () => {
       const { log, http } = await serve()
       const withEmptyKey = await expectProblem(await post(http, { ...aMovie(), '': 1 }), 400)
-      expect(withEmptyKey.errors).toEqual([{ pointer: '/', detail: expect.any(String) }])
+      expect(withEmptyKey.errors).toEqual([
+        { pointer: '/', detail: expect.stringContaining('is not a movie field') },
+      ])
       const notAnObject = await expectProblem(await post(http, [aMovie()]), 400)
       expect(notAnObject.errors).toEqual([{ pointer: '', detail: 'must be a JSON object' }])
       expect((await log.listMovies()).movies).toEqual([])
