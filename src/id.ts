@@ -70,32 +70,41 @@ function takeRandom(length: number): number {
 
 function randomUint16(): number {
   const offset = takeRandom(2)
-  return (byteAt(offset) << 8) | byteAt(offset + 1)
+  return ((pool[offset] as number) << 8) | (pool[offset + 1] as number)
 }
 
-// Two hex digits per byte value: an id is written from the pool's bytes without a Buffer
-// copy, a hex conversion and five slices.
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
-const hex = (byte: number) => HEX[byte] as string
-const byteAt = (offset: number) => pool[offset] as number
+// An id is written as ASCII into one buffer and read out as one string. Built by concatenation,
+// it would be a tree of joined pieces, and every movie keeps its id for the life of the log:
+// each piece another object for the garbage collector to move and mark.
+const ID_LENGTH = 36
+const text = Buffer.alloc(ID_LENGTH, '-')
+// The ASCII codes of a byte's two hex digits, at [2 * byte] and [2 * byte + 1].
+const HEX_CODES = Buffer.from(
+  Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0')).join(''),
+  'latin1',
+)
+
+function writeHex(at: number, byte: number): void {
+  text[at] = HEX_CODES[2 * byte] as number
+  text[at + 1] = HEX_CODES[2 * byte + 1] as number
+}
 
 // Ids made in one millisecond share their first 14 characters: written once per millisecond.
 // NaN matches no time, so the first id of the process always writes its own.
 let timePartOf = Number.NaN
-let timePart = ''
 
 function formatUuidV7(time: number, counter: number): string {
   if (time !== timePartOf) {
     const timeHex = time.toString(16).padStart(12, '0')
-    timePart = `${timeHex.slice(0, 8)}-${timeHex.slice(8)}-`
+    text.write(timeHex.slice(0, 8), 0, 'latin1')
+    text.write(timeHex.slice(8), 9, 'latin1')
     timePartOf = time
   }
   const r = takeRandom(8)
-  return (
-    timePart +
-    `${hex(0x70 | (counter >> 8))}${hex(counter & 0xff)}-` +
-    `${hex(0x80 | (byteAt(r) & 0x3f))}${hex(byteAt(r + 1))}-` +
-    `${hex(byteAt(r + 2))}${hex(byteAt(r + 3))}${hex(byteAt(r + 4))}` +
-    `${hex(byteAt(r + 5))}${hex(byteAt(r + 6))}${hex(byteAt(r + 7))}`
-  )
+  writeHex(14, 0x70 | (counter >> 8))
+  writeHex(16, counter & 0xff)
+  writeHex(19, 0x80 | ((pool[r] as number) & 0x3f))
+  writeHex(21, pool[r + 1] as number)
+  for (let i = 2; i < 8; i++) writeHex(20 + 2 * i, pool[r + i] as number)
+  return text.toString('latin1', 0, ID_LENGTH)
 }

@@ -64,6 +64,17 @@ describe('a Keyv over a Map, given by the caller', () => {
     expect([...map]).toStrictEqual([...byKeyv])
   })
 
+  it('lists the movies a Map held before the log, and later adds, in id order', async () => {
+    const map = new Map()
+    const earlier = plainKeyv({ store: map, namespace: 'kept' })
+    for (const id of ['b', 'd']) await earlier.set(`movie:${id}`, { ...aMovie(), id })
+    const ids = ['c', 'e', 'a']
+    const log = createMovieLog(map, { namespace: 'kept', generateId: () => ids.shift() as string })
+    for (let i = 0; i < 3; i++) await log.addMovie(aMovie())
+    const { movies } = await log.listMovies()
+    expect(movies.map((movie) => movie.id)).toEqual(['a', 'b', 'c', 'd', 'e'])
+  })
+
   it('keys movies as keyv does when the namespace is itself "movie"', async () => {
     // keyv leaves a key that already starts with the namespace unprefixed.
     const log = createMovieLog(new Map(), { namespace: 'movie' })

@@ -4,7 +4,13 @@ import { MOVIE_KEY_PREFIX, type MovieIndex, movieKey } from './types'
 
 // Per Map and key prefix, the movies' keys in order: logs on one Map in this process share it.
 // Keys, not ids: the very strings read again on every listing, whose hashes V8 keeps.
-const orders = new WeakMap<Map<unknown, unknown>, Map<string, string[]>>()
+const orders = new WeakMap<Map<unknown, unknown>, Map<string, KeyOrder>>()
+
+interface KeyOrder {
+  keys: string[]
+  /** The id in the last key. */
+  lastId: string | undefined
+}
 
 /**
  * A `Map` store: the keys are kept sorted in memory, so a page is a binary search and a slice.
@@ -15,50 +21,64 @@ const orders = new WeakMap<Map<unknown, unknown>, Map<string, string[]>>()
 export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieIndex {
   // keyv's own prefixing, which leaves alone a key that already starts with the namespace.
   const prefix = keyv._getKeyPrefix(MOVIE_KEY_PREFIX)
+  // keyv's key for a movie. It is `prefix + id`, kept as a pair of strings that are kept anyway,
+  // except for a namespace that begins with `movie:`: keyv does not prefix an id that continues
+  // it. keyv's own prefixing builds and copies the key, a few more strings kept per movie.
+  const plainKeys = !(keyv.useKeyPrefix && keyv.namespace?.startsWith(MOVIE_KEY_PREFIX))
+  const keyOf = plainKeys
+    ? (id: string) => prefix + id
+    : (id: string) => keyv._getKeyPrefix(movieKey(id))
+  // Whether a new key sorts after every key listed. Plain keys sort as their ids do, and the ids
+  // are compared: comparing the keys would copy each into one string, another string per movie.
+  const sortsLast = (order: KeyOrder, id: string, key: string): boolean => {
+    const last = order.keys.at(-1)
+    if (last === undefined) return true
+    return plainKeys ? (order.lastId as string) < id : last < key
+  }
 
-  // Found or built on first use, then kept: the array is shared and only ever grows in place.
-  let sortedKeys: string[] | undefined
-  const keys = (): string[] => {
-    if (sortedKeys) return sortedKeys
+  // Found or built on first use, then kept: the record is shared and only ever grows in place.
+  let found: KeyOrder | undefined
+  const keyOrder = (): KeyOrder => {
+    if (found) return found
     let byPrefix = orders.get(map)
     if (!byPrefix) {
       byPrefix = new Map()
       orders.set(map, byPrefix)
     }
-    let sorted = byPrefix.get(prefix)
-    if (!sorted) {
-      sorted = []
+    let order = byPrefix.get(prefix)
+    if (!order) {
+      const keys: string[] = []
       for (const key of map.keys()) {
-        if (typeof key === 'string' && key.startsWith(prefix)) sorted.push(key)
+        if (typeof key === 'string' && key.startsWith(prefix)) keys.push(key)
       }
-      byPrefix.set(prefix, sorted.sort())
+      keys.sort()
+      order = { keys, lastId: keys.at(-1)?.slice(prefix.length) }
+      byPrefix.set(prefix, order)
     }
-    sortedKeys = sorted
-    return sorted
+    found = order
+    return order
   }
 
   return {
     put: async (movie) => {
       // Built before the write: built after it, the new key would be read and then added again.
-      const sorted = keys()
-      // Through keyv's prefixing, not `prefix + id`: they differ for a namespace that begins
-      // with `movie:` and an id that continues it, and keyv.get must find the movie here.
-      const key = keyv._getKeyPrefix(movieKey(movie.id))
+      const order = keyOrder()
+      const key = keyOf(movie.id)
       // One string for the Map's key and the index's: a movie costs a single key.
       if (setsPlainly(keyv, map)) map.set(key, { value: movie, expires: undefined })
       else await keyv.set(movieKey(movie.id), movie)
       // Keys mostly arrive in order: this is an append, except after a clock step. A key already
       // listed (an idempotent add finished twice) is not listed again.
-      const last = sorted.at(-1)
-      if (last === undefined || last < key) {
-        sorted.push(key)
+      if (sortsLast(order, movie.id, key)) {
+        order.keys.push(key)
+        order.lastId = movie.id
         return
       }
-      const position = firstAfter(sorted, key)
-      if (sorted[position - 1] !== key) sorted.splice(position, 0, key)
+      const position = firstAfter(order.keys, key)
+      if (order.keys[position - 1] !== key) order.keys.splice(position, 0, key)
     },
     listAfter: async (after, limit) => {
-      const sorted = keys()
+      const sorted = keyOrder().keys
       const start = after === undefined ? 0 : firstAfter(sorted, prefix + after)
       const movies: Movie[] = []
       // Read from the Map itself: keyv's getMany turns a failed read into a missing movie.
