@@ -16,12 +16,13 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
   const node = unreadNodeRequest(request, maxBytes)
   const limit = node?.maxBytes ?? maxBytes
-  const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > limit) return tooLarge(limit)
+  const header = request.headers.get('content-length')
+  const declared = header === null ? undefined : Number(header)
+  if (declared !== undefined && declared > limit) return tooLarge(limit)
 
   let chunks: Uint8Array[] | undefined
   try {
-    chunks = await (node ? readNodeBody(node.stream, limit) : readWebBody(request, limit))
+    chunks = await (node ? readNodeBody(node.stream, limit, declared) : readWebBody(request, limit))
   } catch {
     // The client stopped sending (it aborted, or the connection broke): its fault, not ours.
     return { ok: false, status: 400, detail: 'The request body could not be read to its end.' }

@@ -8,6 +8,10 @@ interface NodeRequestStream {
   readableDidRead: boolean
   /** `null` while nothing consumes the stream: no 'data' or 'readable' listener, no pipe. */
   readableFlowing: boolean | null
+  /** Node's `IncomingMessage.complete`: the whole message has been received and parsed. */
+  complete?: boolean
+  readableLength: number
+  read(): Uint8Array | null
   on(event: string, listener: (this: NodeRequestStream, ...args: never[]) => void): unknown
   off(event: string, listener: (this: NodeRequestStream, ...args: never[]) => void): unknown
   pause(): unknown
@@ -57,8 +61,29 @@ interface PendingBody {
 // request as `this`), with the state of each read kept here: no closures made per request.
 const pendingBodies = new WeakMap<NodeRequestStream, PendingBody>()
 
-/** The body's chunks, or `undefined` once it passes `maxBytes` (the rest is left unread). */
-export function readNodeBody(
+/**
+ * The body's chunks, or `undefined` once it passes `maxBytes` (the rest is left unread).
+ * `declaredBytes`: the request's Content-Length, if it has one.
+ */
+export async function readNodeBody(
+  source: NodeRequestStream,
+  maxBytes: number,
+  declaredBytes?: number,
+): Promise<Uint8Array[] | undefined> {
+  // The request is handed over as soon as its headers are parsed; what came with them, a small
+  // body usually, is parsed before the next microtask. A body that is then all here (the whole
+  // message parsed, or as many bytes as declared, which Node never exceeds) is taken in one
+  // read, without the listeners and the turns of streaming it.
+  await undefined
+  const buffered = source.readableLength
+  if ((source.complete === true || buffered === declaredBytes) && buffered <= maxBytes) {
+    const body = source.read()
+    return body === null ? [] : [body]
+  }
+  return readAsItArrives(source, maxBytes)
+}
+
+function readAsItArrives(
   source: NodeRequestStream,
   maxBytes: number,
 ): Promise<Uint8Array[] | undefined> {

@@ -120,4 +120,61 @@ describe('reading POST bodies on Node', () => {
     expect(errors).toEqual([])
     expect(await stored(log)).toBe(0)
   })
+
+  it('reads a body whose rest arrives after the request is being handled', async () => {
+    const log = createMovieLog()
+    const body = movieOfSize(2000)
+    let handling: () => void = () => {}
+    const started = new Promise<void>((resolve) => {
+      handling = resolve
+    })
+    const app = new H3({ silent: true, onRequest: () => handling() })
+    const url = new URL(await listen(app.mount('/movies', toH3Handler(log))))
+    const socket = connect(Number(url.port), url.hostname)
+    const answer = readAnswer(socket)
+    await new Promise((resolve) => socket.once('connect', resolve))
+    socket.write(
+      `POST /movies HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body.slice(0, 100)}`,
+    )
+    await started
+    socket.end(body.slice(100))
+
+    expect(await answer).toMatch(/^HTTP\/1\.1 201 /)
+    expect(await stored(log)).toBe(1)
+  })
+
+  it('reads pipelined requests that arrive together, each its own body', async () => {
+    const log = createMovieLog()
+    const url = new URL(await listen(new H3().mount('/movies', toH3Handler(log))))
+    const titles = ['First', 'Second', 'Third']
+    const requests = titles.map((title, index) => {
+      const body = JSON.stringify(aMovie({ title }))
+      const close = index === titles.length - 1 ? 'connection: close\r\n' : ''
+      return (
+        `POST /movies HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\n${close}\r\n${body}`
+      )
+    })
+    const socket = connect(Number(url.port), url.hostname)
+    const answer = readAnswer(socket)
+    socket.end(requests.join(''))
+
+    // Each answer's body runs straight into the next status line.
+    expect((await answer).match(/HTTP\/1\.1 201 /g)).toHaveLength(3)
+    const { movies } = await log.listMovies()
+    expect(movies.map((movie) => movie.title)).toEqual(titles)
+  })
 })
+
+/** Everything the server sends on a socket, once it closes. */
+function readAnswer(socket: ReturnType<typeof connect>): Promise<string> {
+  let text = ''
+  socket.setEncoding('utf8').on('data', (chunk: string) => {
+    text += chunk
+  })
+  return new Promise((resolve, reject) => {
+    socket.once('close', () => resolve(text))
+    socket.once('error', reject)
+  })
+}
