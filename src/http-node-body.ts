@@ -12,6 +12,7 @@ interface NodeRequestStream {
   complete?: boolean
   readableLength: number
   read(): Uint8Array | null
+  resume(): unknown
   on(event: string, listener: (this: NodeRequestStream, ...args: never[]) => void): unknown
   off(event: string, listener: (this: NodeRequestStream, ...args: never[]) => void): unknown
   pause(): unknown
@@ -71,13 +72,16 @@ export async function readNodeBody(
   declaredBytes?: number,
 ): Promise<Uint8Array[] | undefined> {
   // The request is handed over as soon as its headers are parsed; what came with them, a small
-  // body usually, is parsed before the next microtask. A body that is then all here (the whole
-  // message parsed, or as many bytes as declared, which Node never exceeds) is taken in one
-  // read, without the listeners and the turns of streaming it.
+  // body usually, is buffered by the next microtask, all its bytes but not yet marked complete.
+  // A body that is then all here (as many bytes as declared, which Node never exceeds, or the
+  // whole message parsed) is taken in one read, without the listeners and the turns of
+  // streaming it.
   await undefined
   const buffered = source.readableLength
   if ((source.complete === true || buffered === declaredBytes) && buffered <= maxBytes) {
     const body = source.read()
+    // Flowing, the request ends itself once Node marks it complete, and emits 'end' and 'close'.
+    if (source.complete !== true) source.resume()
     return body === null ? [] : [body]
   }
   return readAsItArrives(source, maxBytes)

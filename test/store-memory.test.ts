@@ -36,8 +36,12 @@ describe('a Keyv over a Map, given by the caller', () => {
     const generateId = () => `2024:${String(++next).padStart(4, '0')}`
     const log = createMovieLog(new Map(), { namespace: 'movie:2024', generateId })
     const movie = await log.addMovie(aMovie())
+    const second = await log.addMovie(aMovie())
     expect(await log.getMovie(movie.id)).toEqual(movie)
-    expect((await log.listMovies()).movies).toEqual([movie])
+    expect((await log.listMovies()).movies).toEqual([movie, second])
+    const first = await log.listMovies({ limit: 1 })
+    expect(first.movies).toEqual([movie])
+    expect((await log.listMovies({ limit: 1, cursor: first.nextCursor })).movies).toEqual([second])
   })
 
   it('leaves a default TTL to keyv, which writes the expiry', async () => {
@@ -67,12 +71,13 @@ describe('a Keyv over a Map, given by the caller', () => {
   it('lists the movies a Map held before the log, and later adds, in id order', async () => {
     const map = new Map()
     const earlier = plainKeyv({ store: map, namespace: 'kept' })
-    for (const id of ['b', 'd']) await earlier.set(`movie:${id}`, { ...aMovie(), id })
-    const ids = ['c', 'e', 'a']
+    // Held out of order, so the last key is not the last one the Map holds.
+    for (const id of ['d', 'b']) await earlier.set(`movie:${id}`, { ...aMovie(), id })
+    const ids = ['c', 'f', 'e', 'a']
     const log = createMovieLog(map, { namespace: 'kept', generateId: () => ids.shift() as string })
-    for (let i = 0; i < 3; i++) await log.addMovie(aMovie())
+    for (let i = 0; i < 4; i++) await log.addMovie(aMovie())
     const { movies } = await log.listMovies()
-    expect(movies.map((movie) => movie.id)).toEqual(['a', 'b', 'c', 'd', 'e'])
+    expect(movies.map((movie) => movie.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'f'])
   })
 
   it('keys movies as keyv does when the namespace is itself "movie"', async () => {

@@ -79,7 +79,7 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
     },
     listAfter: async (after, limit) => {
       const sorted = keyOrder().keys
-      const start = after === undefined ? 0 : firstAfter(sorted, prefix + after)
+      const start = after === undefined ? 0 : firstAfter(sorted, keyOf(after))
       const movies: Movie[] = []
       // Read from the Map itself: keyv's getMany turns a failed read into a missing movie.
       for (const key of sorted.slice(start, start + limit)) {
