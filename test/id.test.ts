@@ -28,3 +28,14 @@ it('makes RFC 9562 UUIDv7 ids, unique and in order, across many refills of its r
     for (let j = i + 1; j < 8; j++) expect(bytes.some((b) => b[i] !== b[j])).toBe(true)
   }
 })
+
+it('gives each generator its own clock when ids of two clocks interleave', () => {
+  // Generators share the buffer ids are written in: each id must still carry its own time.
+  const time = (id: string) => Number.parseInt(id.replaceAll('-', '').slice(0, 12), 16)
+  const early = createUuidV7Generator(() => START)
+  const late = createUuidV7Generator(() => START + 86_400_000)
+  for (let i = 0; i < 3; i++) {
+    expect(time(early())).toBe(START)
+    expect(time(late())).toBe(START + 86_400_000)
+  }
+})

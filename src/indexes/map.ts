@@ -8,7 +8,7 @@ const orders = new WeakMap<Map<unknown, unknown>, Map<string, KeyOrder>>()
 
 interface KeyOrder {
   keys: string[]
-  /** The id in the last key. */
+  /** The id in the last key, where keys are `prefix + id`; `undefined` while there are none. */
   lastId: string | undefined
 }
 
@@ -31,9 +31,9 @@ export function createMapIndex(keyv: Keyv, map: Map<unknown, unknown>): MovieInd
   // Whether a new key sorts after every key listed. Plain keys sort as their ids do, and the ids
   // are compared: comparing the keys would copy each into one string, another string per movie.
   const sortsLast = (order: KeyOrder, id: string, key: string): boolean => {
+    if (plainKeys) return order.lastId === undefined || order.lastId < id
     const last = order.keys.at(-1)
-    if (last === undefined) return true
-    return plainKeys ? (order.lastId as string) < id : last < key
+    return last === undefined || last < key
   }
 
   // Found or built on first use, then kept: the record is shared and only ever grows in place.
