@@ -54,7 +54,7 @@ export function describeStoreSuite(backend: StoreBackend | 'REDIS_URL' | 'POSTGR
       const log = await openLog()
       const input = aMovie({
         title: '  Amélie — 天使 🎬 "quoted" \\ ',
-        notes: 'line one\nline two\t\u0000 with NUL, emoji 🎞️ and a lone surrogate \ud800',
+        notes: 'line one\r\nline two\t with CRLF, emoji 🎞️ and a lone surrogate \ud800',
         catalogLink: 'https://www.imdb.com/title/tt0211915/?ref_=a&b=%20',
         imdbLink: undefined,
       })
