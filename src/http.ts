@@ -10,7 +10,7 @@ import {
   resolveTarget,
 } from './http-request'
 import { STREAM_PAGE_SIZE, streamAllMovies } from './http-stream'
-import type { Movie } from './movie'
+import type { Movie, NewMovie } from './movie'
 import { movieJson, moviesJson } from './movie-json'
 import type { MovieLog } from './movie-log'
 import { errorReply, problemReply } from './problem'
@@ -146,7 +146,8 @@ export function createMovieLogReplier(
         return problemReply(body.status, body.detail, close)
       }
       const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'))
-      const movie = await log.addMovie(body.value, { idempotencyKey })
+      // Any JSON: addMovie checks its input at run time and names every bad field.
+      const movie = await log.addMovie(body.value as NewMovie, { idempotencyKey })
       return jsonReply(201, JSON.stringify(movie), { location: movieUrl(movie, url) })
     } finally {
       addsInFlight--
