@@ -37,6 +37,14 @@ describe('the published surface', () => {
           "MovieLogHttpOptions",
           "toH3Handler",
         ],
+        "movie-log/node": [
+          "AuthorizeResult",
+          "CorsOrigins",
+          "MovieLogAction",
+          "MovieLogHttpOptions",
+          "MovieLogNodeHandler",
+          "toNodeHandler",
+        ],
         "movie-log/web": [
           "AuthorizeResult",
           "CorsOrigins",
@@ -62,7 +70,16 @@ describe('the published surface', () => {
       })
       expect(Object.keys(pkg.exports[key])[0]).toBe('types')
     }
-    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './h3', './package.json', './web'])
-    expect(Object.keys(entry)).toHaveLength(Object.keys(ENTRIES).length)
+    expect(Object.keys(pkg.exports).sort()).toEqual([
+      '.',
+      './h3',
+      './node',
+      './package.json',
+      './web',
+    ])
+    // One more tsup entry: the command, which is the package's bin.
+    expect(entry.cli).toBe('cli/index.ts')
+    expect(pkg.bin).toEqual({ 'movie-log': './dist/cli.js' })
+    expect(Object.keys(entry)).toHaveLength(Object.keys(ENTRIES).length + 1)
   })
 })
