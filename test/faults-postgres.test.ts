@@ -2,6 +2,7 @@
 // must not end the example server, and every add retried with its Idempotency-Key must end as
 // exactly one movie. Each test cuts only a database and role of its own.
 import type { Movie } from 'movie-log'
+import type { Problem } from 'movie-log/web'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Added, addUntilCreated, assertAlive } from './_adds'
 import { aMovie } from './_movies'
@@ -84,6 +85,9 @@ describe.skipIf(!POSTGRES_ADMIN_URL && process.env.CI !== 'true')(
       // The store timeout (5 s) bounds every store call.
       expect(Date.now() - started).toBeLessThan(5500)
       expect(refused.status).toBe(503)
+      // In words an operator can act on; the log line adds PostgreSQL's own code.
+      expect(((await refused.json()) as Problem).detail).toMatch(/too many connections/)
+      await server.waitForLine(/^POST \/movies 503 .*too many connections\) \[53300\]$/)
       expect((await fetch(server.url)).status).toBe(503)
       assertAlive(server)
 
