@@ -12,6 +12,7 @@ import { openStore } from '../examples/store'
 import { classifyStoreFailure } from '../src/store-failure'
 import { aMovie } from './_movies'
 import { startPrivateRedis, stop } from './_processes'
+import { describeWith } from './_services'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -88,26 +89,6 @@ describe('a 503 says why the store failed', () => {
     expect((await post()).status).toBe(201)
   })
 
-  it('a Redis replica: "read-only", READONLY', async () => {
-    const { client, store } = await privateRedis()
-    // A replica of a master that is not there: it serves reads and refuses writes.
-    await client.sendCommand(['REPLICAOF', '127.0.0.1', '1'])
-    const { post, lastError } = serve(store)
-    await expect503(await post(), /read-only/)
-    expect(lastError()).toMatchObject({ reason: 'read-only', storeCode: 'READONLY' })
-  })
-
-  it('a store that does not answer: "did not answer in time", with no code of the store', async () => {
-    const { store, redis } = await privateRedis()
-    const { post, lastError } = serve(store, 300)
-    expect((await post()).status).toBe(201)
-    // Redis stopped, its connection open: commands are sent and never answered.
-    redis.process.kill('SIGSTOP')
-    await expect503(await post(), /did not answer in time/)
-    expect(lastError()).toMatchObject({ reason: 'timeout', storeCode: undefined })
-    redis.process.kill('SIGCONT')
-  })
-
   it.each([
     [
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
@@ -177,5 +158,27 @@ describe('a 503 says why the store failed', () => {
     [new Error('something else'), 'unknown', undefined],
   ])('reads %s as %s (%s)', (error, reason, code) => {
     expect(classifyStoreFailure(error)).toEqual({ reason, code })
+  })
+})
+
+describeWith('redis-server', 'a 503 says why a private Redis failed', () => {
+  it('a Redis replica: "read-only", READONLY', async () => {
+    const { client, store } = await privateRedis()
+    // A replica of a master that is not there: it serves reads and refuses writes.
+    await client.sendCommand(['REPLICAOF', '127.0.0.1', '1'])
+    const { post, lastError } = serve(store)
+    await expect503(await post(), /read-only/)
+    expect(lastError()).toMatchObject({ reason: 'read-only', storeCode: 'READONLY' })
+  })
+
+  it('a store that does not answer: "did not answer in time", with no code of the store', async () => {
+    const { store, redis } = await privateRedis()
+    const { post, lastError } = serve(store, 300)
+    expect((await post()).status).toBe(201)
+    // Redis stopped, its connection open: commands are sent and never answered.
+    redis.process.kill('SIGSTOP')
+    await expect503(await post(), /did not answer in time/)
+    expect(lastError()).toMatchObject({ reason: 'timeout', storeCode: undefined })
+    redis.process.kill('SIGCONT')
   })
 })
