@@ -1,6 +1,6 @@
 import { acceptsJson } from './accept'
 import { type CorsOrigins, corsHeaders, isPreflight, preflightReply } from './cors'
-import { InvalidPageRequestError } from './errors'
+import { InvalidPageRequestError, StoreUnavailableError } from './errors'
 import { readJsonBody } from './http-body'
 import { checkHttpOptions } from './http-options'
 import {
@@ -37,7 +37,11 @@ export interface MovieLogHttpOptions {
   maxBodyBytes?: number
   /** Largest page `?limit=` can ask for; larger limits are lowered to it. Default 1000. */
   maxPageSize?: number
-  /** Called with every error that became a 500, for logging. Default: `console.error`. */
+  /**
+   * Called with every error that became a 500 (a bug), and with every `StoreUnavailableError`
+   * that became a 503 (its `reason` and `storeCode` say why), for logging. Default:
+   * `console.error` for 500s; 503s are left to you.
+   */
   onError?: (error: unknown, request: Request) => void
   /**
    * Decides who may do what. `true` lets the request through; `false` or `401` answers 401 with
@@ -98,7 +102,11 @@ export function createMovieLogReplier(
   const encodedBasePath = new URL(`http://localhost${basePath}`).pathname.replace(/\/$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const maxPageSize = options.maxPageSize ?? 1000
-  const onError = options.onError ?? ((error: unknown) => console.error('[movie-log]', error))
+  const onError =
+    options.onError ??
+    ((error: unknown) => {
+      if (!StoreUnavailableError.is(error)) console.error('[movie-log]', error)
+    })
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
   const openApiReply = createOpenApiReply(encodedBasePath)
   let addsInFlight = 0
@@ -213,7 +221,7 @@ export function createMovieLogReplier(
       reply = await route(request, url, path)
     } catch (error) {
       reply = errorReply(error)
-      if (reply.status >= 500 && reply.status !== 503) onError(error, request)
+      if (reply.status >= 500) onError(error, request)
     }
     if (options.cors) addCorsHeaders(reply, options.cors, request.headers.get('origin'))
     // HEAD: the GET answer, headers and all, without its body.
