@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises'
 import { defineConfig } from 'tsup'
+import { createOpenApiDocument } from './src/openapi/document'
 
 const LIBRARY = {
   index: 'src/index.ts',
@@ -22,4 +24,10 @@ export default defineConfig({
   removeNodeProtocol: false,
   // Peer dependencies stay imports, resolved from the user's app.
   external: ['h3', 'listhen', /^@keyv\//],
+  // movie-log/openapi.json: the document of a handler at the default base path, /movies.
+  onSuccess: () =>
+    writeFile(
+      'dist/openapi.json',
+      `${JSON.stringify(createOpenApiDocument('/movies'), null, 2)}\n`,
+    ),
 })

@@ -1,6 +1,6 @@
 import { acceptsJson } from './accept'
 import { type CorsOrigins, corsHeaders, isPreflight, preflightReply } from './cors'
-import { InvalidPageRequestError } from './errors'
+import { InvalidPageRequestError, StoreUnavailableError } from './errors'
 import { readJsonBody } from './http-body'
 import { checkHttpOptions } from './http-options'
 import {
@@ -13,6 +13,8 @@ import { STREAM_PAGE_SIZE, streamAllMovies } from './http-stream'
 import type { Movie, NewMovie } from './movie'
 import { movieJson, moviesJson } from './movie-json'
 import type { MovieLog } from './movie-log'
+import { OPENAPI_FILE } from './openapi/document'
+import { createOpenApiReply } from './openapi/reply'
 import { errorReply, problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply, toWebResponse } from './reply'
 
@@ -35,7 +37,11 @@ export interface MovieLogHttpOptions {
   maxBodyBytes?: number
   /** Largest page `?limit=` can ask for; larger limits are lowered to it. Default 1000. */
   maxPageSize?: number
-  /** Called with every error that became a 500, for logging. Default: `console.error`. */
+  /**
+   * Called with every error that became a 500 (a bug), and with every `StoreUnavailableError`
+   * that became a 503 (its `reason` and `storeCode` say why), for logging. Default:
+   * `console.error` for 500s; 503s are left to you.
+   */
   onError?: (error: unknown, request: Request) => void
   /**
    * Decides who may do what. `true` lets the request through; `false` or `401` answers 401 with
@@ -96,8 +102,13 @@ export function createMovieLogReplier(
   const encodedBasePath = new URL(`http://localhost${basePath}`).pathname.replace(/\/$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const maxPageSize = options.maxPageSize ?? 1000
-  const onError = options.onError ?? ((error: unknown) => console.error('[movie-log]', error))
+  const onError =
+    options.onError ??
+    ((error: unknown) => {
+      if (!StoreUnavailableError.is(error)) console.error('[movie-log]', error)
+    })
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
+  const openApiReply = createOpenApiReply(encodedBasePath)
   let addsInFlight = 0
 
   async function list(url: URL): Promise<Reply> {
@@ -192,6 +203,10 @@ export function createMovieLogReplier(
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const isAdd = target.kind === 'collection' && request.method === 'POST'
     if (!isRead && !isAdd) return methodNotAllowed(allowed)
+    // The document describes the API, not the log's movies: open to all, like a robots.txt.
+    if (target.kind === 'item' && target.id === OPENAPI_FILE) {
+      return acceptsJson(request.headers.get('accept')) ? openApiReply() : notAcceptable()
+    }
 
     const action: MovieLogAction = isAdd ? 'add' : target.kind === 'collection' ? 'list' : 'read'
     const refusal = options.authorize && (await denied(request, options.authorize, action))
@@ -207,7 +222,7 @@ export function createMovieLogReplier(
       reply = await route(request, url, path)
     } catch (error) {
       reply = errorReply(error)
-      if (reply.status >= 500 && reply.status !== 503) onError(error, request)
+      if (reply.status >= 500) onError(error, request)
     }
     if (options.cors) addCorsHeaders(reply, options.cors, request.headers.get('origin'))
     // HEAD: the GET answer, headers and all, without its body.

@@ -20,3 +20,4 @@ export {
   type MoviePage,
 } from './movie-log'
 export type { MovieLogStore } from './store'
+export type { StoreFailureReason } from './store-failure'

@@ -8,6 +8,7 @@ import { createScanIndex } from './indexes/scan'
 import { createSqlIndex, isSqlAdapter } from './indexes/sql'
 import { type MovieIndex, movieKey } from './indexes/types'
 import type { Movie } from './movie'
+import { StoreTimeoutError } from './store-failure'
 
 /**
  * What `createMovieLog` accepts as a store: a Keyv, a keyv storage adapter, or a `Map`.
@@ -151,7 +152,7 @@ export class MovieStore {
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`the store did not answer within ${this.timeoutMs} ms`)),
+        () => reject(new StoreTimeoutError(`the store did not answer within ${this.timeoutMs} ms`)),
         this.timeoutMs,
       )
     })

@@ -25,6 +25,7 @@ describe('the published surface', () => {
           "MoviePage",
           "MovieValidationError",
           "NewMovie",
+          "StoreFailureReason",
           "StoreUnavailableError",
           "UnsupportedStoreError",
           "ValidationIssue",
@@ -74,9 +75,11 @@ describe('the published surface', () => {
       '.',
       './h3',
       './node',
+      './openapi.json',
       './package.json',
       './web',
     ])
+    expect(pkg.exports['./openapi.json']).toBe('./dist/openapi.json')
     // One more tsup entry: the command, which is the package's bin.
     expect(entry.cli).toBe('cli/index.ts')
     expect(pkg.bin).toEqual({ 'movie-log': './dist/cli.js' })

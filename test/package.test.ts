@@ -84,6 +84,7 @@ import { toWebHandler } from 'movie-log/web'
 import { toH3Handler } from 'movie-log/h3'
 import { toNodeHandler } from 'movie-log/node'
 import { H3 } from 'h3'
+import document from 'movie-log/openapi.json' with { type: 'json' }
 const log = createMovieLog()
 const web = toWebHandler(log)
 const post = await web(new Request('http://app/movies', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(MOVIE))} }))
@@ -94,7 +95,7 @@ await new Promise((resolve) => server.once('listening', resolve))
 const node = await fetch('http://127.0.0.1:' + server.address().port + '/movies')
 server.close()
 const invalid = await log.addMovie({}).catch((error) => error)
-console.log(JSON.stringify({ version: process.version, post: post.status, list: list.status, listed: (await list.json()).length, node: (await node.json()).length, validation: invalid instanceof MovieValidationError }))
+console.log(JSON.stringify({ version: process.version, post: post.status, list: list.status, listed: (await list.json()).length, node: (await node.json()).length, validation: invalid instanceof MovieValidationError, openapi: document.openapi, paths: Object.keys(document.paths) }))
 `,
       )
       expect(JSON.parse(run('node', ['esm.mjs'], app(), env))).toEqual({
@@ -104,6 +105,8 @@ console.log(JSON.stringify({ version: process.version, post: post.status, list: 
         listed: 1,
         node: 1,
         validation: true,
+        openapi: '3.1.0',
+        paths: ['/movies', '/movies/openapi.json', '/movies/{id}'],
       })
     })
 
@@ -195,6 +198,7 @@ describeUse(`this machine's Node`, process.env, /^v/, (app) => {
         "dist/node.d.ts",
         "dist/node.js",
         "dist/node.js.map",
+        "dist/openapi.json",
         "dist/serve-[hash].js",
         "dist/serve-[hash].js.map",
         "dist/server-[hash].js",
