@@ -199,6 +199,8 @@ describeUse(`this machine's Node`, process.env, /^v/, (app) => {
         "dist/node.js",
         "dist/node.js.map",
         "dist/openapi.json",
+        "dist/postgres-[hash].js",
+        "dist/postgres-[hash].js.map",
         "dist/serve-[hash].js",
         "dist/serve-[hash].js.map",
         "dist/server-[hash].js",
