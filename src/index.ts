@@ -8,9 +8,9 @@ export {
   StoreUnavailableError,
   UnsupportedStoreError,
   type ValidationIssue,
-} from './errors'
-export type { Clock, IdGenerator } from './id'
-export type { Movie, NewMovie } from './movie'
+} from './core/errors'
+export type { Clock, IdGenerator } from './core/id'
+export type { Movie, NewMovie } from './core/movie'
 export {
   type AddMovieOptions,
   createMovieLog,
@@ -18,5 +18,5 @@ export {
   type MovieLog,
   type MovieLogOptions,
   type MoviePage,
-} from './movie-log'
-export type { MovieLogStore } from './store'
+} from './core/movie-log'
+export type { MovieLogStore } from './drivers/keyv'

@@ -7,8 +7,8 @@ import KeyvSqlite from '@keyv/sqlite'
 import { createMovieLog, type Movie } from 'movie-log'
 import { describe, expect, it } from 'vitest'
 import { openStore } from '../examples/store'
-import { createMovieCache } from '../src/indexes/movie-cache'
-import { moviesJson } from '../src/movie-json'
+import { createMovieCache } from '../src/drivers/movie-cache'
+import { moviesJson } from '../src/http/movie-json'
 import { aMovie } from './_movies'
 
 const movie = (id: string): Movie => ({ id, ...aMovie(), notes: '' }) as Movie

@@ -3,7 +3,7 @@ import {
   type MovieLogErrorCode,
   NOT_A_JSON_OBJECT,
   type ValidationIssue,
-} from './errors'
+} from '../core/errors'
 import { type Reply, reasonPhrase } from './reply'
 
 /**

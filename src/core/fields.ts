@@ -1,0 +1,137 @@
+/** The field rules of a movie, one plain check per field (CONTRACT "The fields"). */
+
+const TITLE_MAX_LENGTH = 500
+const NOTES_MAX_LENGTH = 10_000
+const LINK_MAX_LENGTH = 2048
+const RELEASE_YEAR_MIN = 1870
+const RELEASE_YEAR_MAX = 9999
+
+export const FIELDS = ['title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes'] as const
+export const FIELD_NAMES: ReadonlySet<string> = new Set(FIELDS)
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})$/
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}(:?\d{2})?)$/i
+const DATE_TIME_FORM = 'YYYY-MM-DDThh:mm:ss.SSS, e.g. 2024-05-01T20:30:00.000'
+// White space or control characters: a URL parser would silently drop or encode them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const UNSAFE_IN_LINK = /[\s\u0000-\u001f\u007f]/
+const HTTPS_SCHEME = /^https:/i
+const PLAIN_HTTPS_LINK = /^https:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)*)(?:[/?#]|$)/i
+const PUNYCODE_LABEL = /(?:^|\.)xn--/i
+const HEX_PREFIX = /^0x/i
+// The IPv4 number parser reads digits, or 0x and hex digits: a letter or hyphen elsewhere fails it.
+const LETTER_OR_HYPHEN = /[a-z-]/i
+
+// Limits count code points. A string has at least as many UTF-16 units as code points, so only
+// a string longer than the limit in units needs counting.
+const characters = (value: string, limit: number) =>
+  value.length <= limit ? value.length : [...value].length
+
+export type Check = (value: unknown) => true | string
+
+// The field rules, each a plain check: superstruct composes them into the schema that reports
+// every failure, and the fast path below runs the very same checks.
+export const checkTitle: Check = (value) => {
+  if (value === undefined) return 'is required'
+  if (typeof value !== 'string') return 'must be a string'
+  const length = characters(value, TITLE_MAX_LENGTH)
+  if (length === 0) return 'must not be empty (white space alone does not count)'
+  if (length > TITLE_MAX_LENGTH) {
+    return `must be at most ${TITLE_MAX_LENGTH} characters (it has ${length})`
+  }
+  return true
+}
+
+export const checkScreenedDate: Check = (value) => {
+  if (value === undefined) return 'is required'
+  if (typeof value !== 'string') return `must be a string of the form ${DATE_TIME_FORM}`
+  const parts = LOCAL_DATE_TIME.exec(value)
+  if (parts) return calendarProblem(parts) ?? true
+  if (WITH_OFFSET.test(value)) {
+    return `must be local time without a UTC offset: send ${DATE_TIME_FORM}, with no 'Z' or '+hh:mm'`
+  }
+  return `must have the form ${DATE_TIME_FORM}`
+}
+
+export const checkReleaseYear: Check = (value) => {
+  if (value === undefined) return 'is required'
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    return 'must be a whole number (a JSON integer, not a string)'
+  }
+  if (value < RELEASE_YEAR_MIN || value > RELEASE_YEAR_MAX) {
+    return `must be from ${RELEASE_YEAR_MIN} to ${RELEASE_YEAR_MAX}`
+  }
+  return true
+}
+
+export const checkImdbLink: Check = (value) => {
+  if (value === undefined) return 'is required'
+  if (typeof value !== 'string') return 'must be a string holding an https: URL'
+  if (value.length > LINK_MAX_LENGTH) return `must be at most ${LINK_MAX_LENGTH} characters`
+  if (UNSAFE_IN_LINK.test(value)) return 'must not contain white space or control characters'
+  // The URL standard gives https: URLs a host or fails to parse them: the usual link is checked
+  // without building a URL. Anything else is parsed, to say what is wrong with it.
+  if (isPlainHttpsLink(value) || (HTTPS_SCHEME.test(value) && URL.canParse(value))) return true
+  const url = parseUrl(value)
+  if (!url) return 'must be an absolute URL, e.g. https://www.imdb.com/title/tt0111161/'
+  if (url.protocol !== 'https:') return `must use https: (got ${url.protocol})`
+  if (!url.hostname) return 'must have a host'
+  return true
+}
+
+export const checkNotes: Check = (value) => {
+  if (typeof value !== 'string') return 'must be a string (the empty string is fine)'
+  const length = characters(value, NOTES_MAX_LENGTH)
+  if (length > NOTES_MAX_LENGTH) {
+    return `must be at most ${NOTES_MAX_LENGTH} characters (it has ${length})`
+  }
+  return true
+}
+
+/**
+ * Whether a link surely parses as an https: URL with a host, by the URL standard's rules, with
+ * no parser (which costs more than every other check of a movie): a host of ASCII labels, none
+ * of them punycode (`xn--` labels are decoded, and may fail), and a last label that is not a
+ * number (one is read as IPv4, and may fail), then nothing but a path, query or fragment, which
+ * never fail. `false` leaves the link to the parser.
+ */
+function isPlainHttpsLink(link: string): boolean {
+  const host = PLAIN_HTTPS_LINK.exec(link)?.[1]
+  if (host === undefined || PUNYCODE_LABEL.test(host)) return false
+  const last = host.slice(host.lastIndexOf('.') + 1)
+  return !HEX_PREFIX.test(last) && LETTER_OR_HYPHEN.test(last)
+}
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value)
+  } catch {
+    return undefined
+  }
+}
+
+// `parts`: the matches of LOCAL_DATE_TIME, all digits.
+function calendarProblem(parts: RegExpExecArray): string | undefined {
+  const year = Number(parts[1])
+  const month = Number(parts[2])
+  const day = Number(parts[3])
+  const hour = Number(parts[4])
+  const minute = Number(parts[5])
+  const second = Number(parts[6])
+  if (month < 1 || month > 12) return 'is not a real date: the month must be 01 to 12'
+  const daysInMonth = daysIn(year, month)
+  if (day < 1 || day > daysInMonth) {
+    return `is not a real date: that month has ${daysInMonth} days in ${String(year).padStart(4, '0')}`
+  }
+  if (hour > 23) return 'is not a real time: the hour must be 00 to 23'
+  if (minute > 59) return 'is not a real time: the minutes must be 00 to 59'
+  if (second > 59) return 'is not a real time: the seconds must be 00 to 59'
+  return undefined
+}
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+    return leap ? 29 : 28
+  }
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+}
