@@ -9,6 +9,7 @@ import {
   StoreUnavailableError,
 } from 'movie-log'
 import { afterAll, describe, expect, it } from 'vitest'
+import { describeDriverSuite } from './_driver-suite'
 import { aMovie, MOVIE_FIELDS } from './_movies'
 
 /** A storage backend under test. `open` gives a new connection to the same data each time. */
@@ -219,6 +220,7 @@ export function describeStoreSuite(backend: StoreBackend | string): void {
       }
     })
   })
+  describeDriverSuite(backend)
 }
 
 /** Walks every page of `limit`, calling `between` after each page; returns the ids seen. */
