@@ -20,7 +20,7 @@ export function describeDriverSuite(backend: StoreBackend): void {
       const open = async () => createDriver(toKeyv(await backend.open(namespace), namespace))
       return [await open(), await open()]
     }
-    const movie = (title: string, id = randomUUID()): Movie =>
+    const movie = (title: string, id: string = randomUUID()): Movie =>
       Object.freeze({ ...aMovie({ title }), notes: '', id }) as Movie
 
     it('replaces a movie that still equals the expected one, in its place in the order', async () => {

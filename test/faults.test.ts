@@ -1,11 +1,11 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Movie } from 'movie-log'
 import { afterEach, expect, it } from 'vitest'
 import { aMovie } from './_movies'
 import { freePort } from './_ports'
 import { type Child, startPrivateRedis, startServerProcess, stop } from './_processes'
+import { tempFolders } from './_temp'
+
+const tempFolder = tempFolders()
 
 const running: Child[] = []
 afterEach(async () => {
@@ -24,7 +24,7 @@ it('keeps every 201 through a Redis killed under load and restarted from its AOF
     '--appendfsync',
     'always',
     '--dir',
-    mkdtempSync(join(tmpdir(), 'movie-log-aof-')),
+    tempFolder('movie-log-aof-'),
   ]
   let redis = await startPrivateRedis(port, durable)
   running.push(redis)

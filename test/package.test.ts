@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { tempFolders } from './_temp'
 
 // The packed tarball, installed into a fresh app, used the way users use it.
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const app = mkdtempSync(join(tmpdir(), 'consumer-app-'))
+const tempFolder = tempFolders()
+const app = tempFolder('consumer-app-')
 let tarball = ''
 
 const run = (command: string, args: string[], cwd = app) =>
@@ -141,6 +142,7 @@ import { createMovieLog, type Movie, type MoviePage, MovieValidationError, Store
 import { toWebHandler, type MovieLogHttpOptions } from 'movie-log/web'
 import { toH3Handler } from 'movie-log/h3'
 import { H3 } from 'h3'
+
 
 const log = createMovieLog(new Keyv({ namespace: 'app' }))
 const movie: Movie = await log.addMovie(${JSON.stringify(MOVIE)})

@@ -1,7 +1,5 @@
 import { once } from 'node:events'
-import { mkdtempSync } from 'node:fs'
 import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Movie } from 'movie-log'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -15,6 +13,9 @@ import {
   startServerProcess,
   stop,
 } from './_processes'
+import { tempFolders } from './_temp'
+
+const tempFolder = tempFolders()
 
 const running: Child[] = []
 afterEach(async () => {
@@ -36,8 +37,7 @@ const post = (url: string, body: unknown = aMovie()) =>
 
 const list = async (url: string) => (await (await fetch(url)).json()) as Movie[]
 
-const sqliteUrl = () =>
-  `sqlite://${join(mkdtempSync(join(tmpdir(), 'movie-log-server-')), 'db', 'movies.sqlite')}`
+const sqliteUrl = () => `sqlite://${join(tempFolder('movie-log-server-'), 'db', 'movies.sqlite')}`
 
 const stores: [string, () => string | undefined, boolean][] = [
   ['SQLite', sqliteUrl, true],

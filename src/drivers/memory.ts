@@ -3,16 +3,9 @@ import type { Movie } from '../core/movie'
 import { keyvMovie, keyvRecords, keyvReplace, setOrThrow } from './records'
 import { MOVIE_KEY_PREFIX, type MovieDriver, movieKey } from './types'
 
-/** A listed movie and the key it sits under in the Map. */
-interface Entry {
-  id: string
-  key: string
-  movie: Movie
-}
-
 // Per Map and key prefix, the log's movies in id order: logs on one Map in this process share
-// it. Built once from the Map's keys (it may hold movies already), then kept by the driver.
-const orders = new WeakMap<Map<unknown, unknown>, Map<string, Promise<Entry[]>>>()
+// them. Built once from the Map's keys (it may hold movies already), then kept by the driver.
+const orders = new WeakMap<Map<unknown, unknown>, Map<string, Promise<Movie[]>>>()
 
 /**
  * The Map behind a Keyv in memory: keyv 5 holds the Map itself as its store, keyv 6 a
@@ -30,73 +23,55 @@ export function memoryMap(keyv: Keyv): Map<unknown, unknown> | undefined {
 
 /**
  * A store in memory, one process's Map. Writes and reads by id go through keyv; pages come
- * from the movies kept here in id order (a binary search and a slice), each checked to be still
- * in the Map, so a page costs no keyv calls and no copies of the movies.
+ * from the movies kept here in id order, a binary search and a slice, with no keyv calls and
+ * no copies: a movie in memory changes only through its driver.
  */
 export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): MovieDriver {
-  const keyOf = mapKeyOf(keyv)
-  const prefix = keyOf(MOVIE_KEY_PREFIX)
-
-  let found: Promise<Entry[]> | undefined
-  const entries = (): Promise<Entry[]> => {
-    if (found) return found
+  const prefix = mapKeyOf(keyv)(MOVIE_KEY_PREFIX)
+  // Once loaded, the very array: a write after the first needs no promise to reach it.
+  let loaded: Movie[] | undefined
+  const movies = async (): Promise<Movie[]> => {
     let byPrefix = orders.get(map)
     if (!byPrefix) {
       byPrefix = new Map()
       orders.set(map, byPrefix)
     }
-    const orderByPrefix = byPrefix
-    let order = orderByPrefix.get(prefix)
-    if (!order) {
-      order = load(keyv, map, prefix)
-      orderByPrefix.set(prefix, order)
-      // A store that failed while loading is asked again next time, not remembered as failed.
-      order.catch(() => {
-        if (orderByPrefix.get(prefix) === order) orderByPrefix.delete(prefix)
-        found = undefined
-      })
-    }
-    found = order
-    return order
-  }
-  const keep = async (movie: Movie) => {
-    const sorted = await entries()
-    const last = sorted.at(-1)
-    const entry = { id: movie.id, key: keyOf(movieKey(movie.id)), movie }
-    // Ids mostly arrive in order: an append, except after a clock step.
-    if (last === undefined || last.id < movie.id) sorted.push(entry)
-    else {
-      const position = firstAfter(sorted, movie.id)
-      const before = sorted[position - 1]
-      // The same movie again (an idempotent add finished twice, an edit): replaced in place.
-      if (before?.id === movie.id) before.movie = movie
-      else sorted.splice(position, 0, entry)
-    }
+    const order = byPrefix.get(prefix) ?? read(keyv, map, prefix)
+    byPrefix.set(prefix, order)
+    loaded = await order
+    return loaded
   }
 
   return {
     remote: false,
     put: async (movie) => {
-      await entries()
+      const sorted = loaded ?? (await movies())
       await setOrThrow(keyv, movieKey(movie.id), movie)
-      await keep(movie)
+      keep(sorted, movie)
     },
     get: (id) => keyvMovie(keyv, id),
     listAfter: async (after, limit) => {
-      const sorted = await entries()
-      const movies: Movie[] = []
-      // A movie removed from the Map behind the log's back is not listed.
-      for (let at = after === undefined ? 0 : firstAfter(sorted, after); at < sorted.length; at++) {
-        if (movies.length >= limit) break
-        const entry = sorted[at] as Entry
-        if (map.get(entry.key) !== undefined) movies.push(entry.movie)
-      }
-      return movies
+      const sorted = loaded ?? (await movies())
+      const start = after === undefined ? 0 : firstAfter(sorted, after)
+      return sorted.slice(start, start + limit)
     },
-    // One process owns a Map: calls on one movie, serialised, cannot interleave.
-    replace: keyvReplace(keyv, map, keep),
+    replace: keyvReplace(keyv, map, async (movie) => keep(loaded ?? (await movies()), movie)),
     ...keyvRecords(keyv, map),
   }
+}
+
+/** Adds a movie in id order, or puts it in the place of the one with its id. */
+function keep(sorted: Movie[], movie: Movie): void {
+  const last = sorted.at(-1)
+  // Ids mostly arrive in order: an append, except after a clock step.
+  if (last === undefined || last.id < movie.id) {
+    sorted.push(movie)
+    return
+  }
+  const position = firstAfter(sorted, movie.id)
+  // The same movie again (an idempotent add finished twice, an edit): replaced in place.
+  if (sorted[position - 1]?.id === movie.id) sorted[position - 1] = movie
+  else sorted.splice(position, 0, movie)
 }
 
 /**
@@ -116,28 +91,37 @@ function mapKeyOf(keyv: Keyv): (key: string) => string {
   return (key) => (key.startsWith(start) ? key : start + key)
 }
 
-/** The movies a Map holds already, read through keyv, in id order. */
-async function load(keyv: Keyv, map: Map<unknown, unknown>, prefix: string): Promise<Entry[]> {
-  const keys: string[] = []
-  for (const key of map.keys()) {
-    if (typeof key === 'string' && key.startsWith(prefix)) keys.push(key)
-  }
-  const sorted: Entry[] = []
-  for (const key of keys.sort()) {
-    const id = key.slice(prefix.length)
-    const movie = (await keyv.get(movieKey(id))) as Movie | undefined
-    if (movie) sorted.push({ id, key, movie })
-  }
-  return sorted
+/**
+ * The movies a Map holds already, read through keyv, in id order. A store that failed while
+ * they were read is asked again next time, not remembered as failed.
+ */
+function read(keyv: Keyv, map: Map<unknown, unknown>, prefix: string): Promise<Movie[]> {
+  const order = (async () => {
+    const ids: string[] = []
+    for (const key of map.keys()) {
+      if (typeof key === 'string' && key.startsWith(prefix)) ids.push(key.slice(prefix.length))
+    }
+    const sorted: Movie[] = []
+    for (const id of ids.sort()) {
+      const movie = await keyvMovie(keyv, id)
+      if (movie) sorted.push(movie)
+    }
+    return sorted
+  })()
+  order.catch(() => {
+    const byPrefix = orders.get(map)
+    if (byPrefix?.get(prefix) === order) byPrefix.delete(prefix)
+  })
+  return order
 }
 
-/** Index of the first entry whose id is greater than `id`. */
-function firstAfter(sorted: Entry[], id: string): number {
+/** Index of the first movie whose id is greater than `id`. */
+function firstAfter(sorted: Movie[], id: string): number {
   let low = 0
   let high = sorted.length
   while (low < high) {
     const middle = (low + high) >>> 1
-    if ((sorted[middle] as Entry).id <= id) low = middle + 1
+    if ((sorted[middle] as Movie).id <= id) low = middle + 1
     else high = middle
   }
   return low
