@@ -1,4 +1,5 @@
 import type Keyv from 'keyv'
+import { adapterOf } from './keyv'
 import { createMemoryDriver, memoryMap } from './memory'
 import { createRedisDriver, isRedisAdapter } from './redis'
 import { createScanDriver } from './scan'
@@ -11,12 +12,13 @@ import type { MovieDriver } from './types'
  * keyv adapters whose native commands they use, and the scan driver for any other keyv store.
  */
 export function createDriver(keyv: Keyv): MovieDriver {
-  const { store } = keyv
   const map = memoryMap(keyv)
   if (map) return createMemoryDriver(keyv, map)
-  // keyv 5 leaves the key prefix to @keyv/redis; a Keyv that prefixes too is left to the scan.
-  if (isRedisAdapter(store) && keyv.useKeyPrefix === false) return createRedisDriver(keyv, store)
-  if (isSqlAdapter(store)) return createSqlDriver(keyv, store)
+  const adapter = adapterOf(keyv)
+  // @keyv/redis prefixes its keys itself: keyv 6 leaves it to it, keyv 5 when told to
+  // (useKeyPrefix: false); a Keyv that prefixes them again is left to the scan.
+  if (isRedisAdapter(adapter) && keyv.useKeyPrefix !== true) return createRedisDriver(keyv, adapter)
+  if (isSqlAdapter(adapter)) return createSqlDriver(keyv, adapter)
   return createScanDriver(keyv)
 }
 

@@ -1,5 +1,6 @@
 import Keyv, { type KeyvOptions, type KeyvStoreAdapter } from 'keyv'
 import { UnsupportedStoreError } from '../core/errors'
+import type { Movie } from '../core/movie'
 
 /**
  * What `createMovieLog` accepts as a store: a Keyv (keyv 5 or 6), a keyv storage adapter, or a
@@ -118,4 +119,60 @@ function isKeyv(store: unknown): store is KeyvLike {
     typeof candidate.get === 'function' &&
     typeof candidate.set === 'function'
   )
+}
+
+/** How a Keyv encodes a movie as the text its adapter stores, and reads it back. */
+export interface MovieCodec {
+  encode(movie: Movie): Promise<string>
+  /** The movie in stored text, or `undefined` for text that holds none. */
+  decode(text: string): Promise<Movie | undefined>
+}
+
+/**
+ * keyv's own encoding, through the public API of either major: keyv 5's `serializeData` and
+ * `deserializeData`, keyv 6's `encode` and `decode`. A driver that reads or writes rows and
+ * keys itself stores exactly what keyv would, so keyv reads them too.
+ */
+export function keyvCodec(keyv: Keyv): MovieCodec {
+  const six = keyv as unknown as {
+    encode?: (data: { value: Movie }) => Promise<unknown>
+    decode?: (data: unknown) => Promise<{ value?: Movie } | undefined>
+  }
+  if (typeof six.encode === 'function' && typeof six.decode === 'function') {
+    const { encode, decode } = six as Required<typeof six>
+    return {
+      encode: async (movie) => (await encode.call(keyv, { value: movie })) as string,
+      decode: async (text) => (await decode.call(keyv, text))?.value,
+    }
+  }
+  return {
+    encode: async (movie) =>
+      (await keyv.serializeData({ value: movie, expires: undefined })) as string,
+    decode: async (text) =>
+      ((await keyv.deserializeData(text)) as { value?: Movie } | undefined)?.value,
+  }
+}
+
+/**
+ * The adapter a Keyv writes through: keyv 5 holds it as its store; keyv 6 wraps an adapter
+ * made for keyv 5 in a `KeyvBridgeAdapter`, whose `store` is the adapter.
+ */
+export function adapterOf(keyv: Keyv): unknown {
+  const store = keyv.store as { store?: unknown; getKeyPrefix?: unknown } | undefined
+  if (store && typeof store.getKeyPrefix === 'function' && store.store !== undefined) {
+    return store.store
+  }
+  return store
+}
+
+/**
+ * The prefix keyv puts before the log's keys in an adapter that leaves prefixing to keyv:
+ * keyv 6 says it (`getKeyPrefix`); keyv 5 writes `namespace:`.
+ */
+export function keyvKeyPrefix(keyv: Keyv): string {
+  const store = keyv.store as { getKeyPrefix?: (key: string, namespace?: string) => string }
+  if (typeof store.getKeyPrefix === 'function') {
+    return keyv.namespace ? store.getKeyPrefix('', keyv.namespace) : ''
+  }
+  return keyv.useKeyPrefix && keyv.namespace ? `${keyv.namespace}:` : ''
 }

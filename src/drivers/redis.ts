@@ -1,5 +1,6 @@
 import type Keyv from 'keyv'
 import { type Movie, sameMovie } from '../core/movie'
+import { keyvCodec } from './keyv'
 import { createMovieCache } from './movie-cache'
 import { MOVIE_KEY_PREFIX, type MovieDriver, movieKey, RECORD_KEY_PREFIX } from './types'
 
@@ -80,8 +81,7 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): MovieDrive
   }
 
   const client = () => adapter.getClient()
-  const serialise = async (movie: Movie) =>
-    (await keyv.serializeData({ value: movie, expires: undefined })) as string
+  const codec = keyvCodec(keyv)
   const record = (name: string) => key(RECORD_KEY_PREFIX + name)
 
   return {
@@ -89,18 +89,18 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): MovieDrive
     get: async (id) => {
       const value = await (await client()).get(key(movieKey(id)))
       if (value === null) return undefined
-      return ((await keyv.deserializeData(value)) as { value?: Movie } | undefined)?.value
+      return codec.decode(value)
     },
     replace: async (expected, next) => {
       const redis = await client()
       const stored = await redis.get(key(movieKey(next.id)))
       if (stored === null) return false
-      const data = (await keyv.deserializeData(stored)) as { value?: Movie } | undefined
-      if (!data?.value || !sameMovie(data.value, expected)) return false
+      const movie = await codec.decode(stored)
+      if (!movie || !sameMovie(movie, expected)) return false
       const keys = [key(movieKey(next.id))]
       const swapped = await redis.eval(COMPARE_AND_SET, {
         keys,
-        arguments: [stored, await serialise(next)],
+        arguments: [stored, await codec.encode(next)],
       })
       return swapped === 1
     },
@@ -113,7 +113,7 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): MovieDrive
     put: async (movie) => {
       const client = await adapter.getClient()
       await ensureIndex(client)
-      const value = await serialise(movie)
+      const value = await codec.encode(movie)
       await client
         .multi()
         .set(key(movieKey(movie.id)), value)
@@ -136,8 +136,8 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): MovieDrive
       const read = new Map<string, Movie>()
       for (const value of values) {
         if (value === null) continue
-        const data = (await keyv.deserializeData(value)) as { value?: Movie } | undefined
-        if (data?.value) read.set(data.value.id, cache.keep(data.value))
+        const movie = await codec.decode(value)
+        if (movie) read.set(movie.id, cache.keep(movie))
       }
       const movies: Movie[] = []
       for (const [index, id] of ids.entries()) {

@@ -1,5 +1,3 @@
-import type Keyv from 'keyv'
-
 /** The parts of a @keyv/sqlite or @keyv/postgres adapter this index relies on. */
 export interface SqlAdapter {
   opts: { dialect: 'sqlite' | 'postgres'; table: string; schema?: string }
@@ -36,7 +34,3 @@ export function sqlTable(adapter: SqlAdapter): string {
   const { dialect, table, schema = 'public' } = adapter.opts
   return dialect === 'postgres' ? `"${schema}"."${table}"` : table
 }
-
-/** keyv's prefix for the log's keys: `namespace:` (keyv 5 writes `namespace:key`). */
-export const sqlKeyPrefix = (keyv: Keyv) =>
-  keyv.useKeyPrefix && keyv.namespace ? `${keyv.namespace}:` : ''

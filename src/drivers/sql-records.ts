@@ -1,5 +1,6 @@
 import type Keyv from 'keyv'
-import { type SqlAdapter, sqlKeyPrefix, sqlRunner, sqlTable } from './sql-adapter'
+import { keyvKeyPrefix } from './keyv'
+import { type SqlAdapter, sqlRunner, sqlTable } from './sql-adapter'
 import { type MovieDriver, RECORD_KEY_PREFIX } from './types'
 
 interface Expiring {
@@ -16,7 +17,7 @@ export function sqlRecords(
   keyv: Keyv,
   adapter: SqlAdapter,
 ): Pick<MovieDriver, 'create' | 'read' | 'write'> {
-  const prefix = sqlKeyPrefix(keyv) + RECORD_KEY_PREFIX
+  const prefix = keyvKeyPrefix(keyv) + RECORD_KEY_PREFIX
   const run = sqlRunner(adapter)
   const name = sqlTable(adapter)
   const read = async (key: string) => {

@@ -1,8 +1,9 @@
 import type Keyv from 'keyv'
 import { type Movie, sameMovie } from '../core/movie'
+import { keyvCodec, keyvKeyPrefix } from './keyv'
 import { createMovieCache } from './movie-cache'
 import { keyvMovie, setOrThrow } from './records'
-import { type SqlAdapter, sqlKeyPrefix, sqlRunner, sqlTable } from './sql-adapter'
+import { type SqlAdapter, sqlRunner, sqlTable } from './sql-adapter'
 import { sqlRecords } from './sql-records'
 import { MOVIE_KEY_PREFIX, type MovieDriver, movieKey } from './types'
 
@@ -16,9 +17,10 @@ const postgresIndexes = new Map<string, Promise<void>>()
  * NOTHING, compare-and-set an UPDATE conditioned on the row's old value.
  */
 export function createSqlDriver(keyv: Keyv, adapter: SqlAdapter): MovieDriver {
-  const prefix = sqlKeyPrefix(keyv) + MOVIE_KEY_PREFIX
+  const prefix = keyvKeyPrefix(keyv) + MOVIE_KEY_PREFIX
   const run = sqlRunner(adapter)
   const table = sqlTable(adapter)
+  const codec = keyvCodec(keyv)
   // ';' follows ':' in every collation we compare with, so this bounds the prefix's keys.
   const end = `${prefix.slice(0, -1)};`
   const { dialect, table: name, schema = 'public' } = adapter.opts
@@ -50,9 +52,9 @@ export function createSqlDriver(keyv: Keyv, adapter: SqlAdapter): MovieDriver {
       const key = prefix + next.id
       const [row] = await run(`SELECT value FROM ${table} WHERE key = ?`, [key])
       if (!row) return false
-      const data = (await keyv.deserializeData(row.value)) as { value?: Movie } | undefined
-      if (!data?.value || !sameMovie(data.value, expected)) return false
-      const value = await keyv.serializeData({ value: next, expires: undefined })
+      const stored = await codec.decode(row.value)
+      if (!stored || !sameMovie(stored, expected)) return false
+      const value = await codec.encode(next)
       const updated = await run(
         `UPDATE ${table} SET value = ? WHERE key = ? AND value = ? RETURNING key`,
         [value, key, row.value],
@@ -70,8 +72,8 @@ export function createSqlDriver(keyv: Keyv, adapter: SqlAdapter): MovieDriver {
           movies.push(cached)
           continue
         }
-        const data = (await keyv.deserializeData(row.value)) as { value?: Movie } | undefined
-        if (data?.value) movies.push(cache.keep(data.value))
+        const movie = await codec.decode(row.value)
+        if (movie) movies.push(cache.keep(movie))
       }
       return movies
     },
