@@ -32,6 +32,20 @@ const rows: [string, ReturnType<typeof ok> | ReturnType<typeof bad>][] = [
   ['null title', bad({ title: null }, ['title'])],
   ['array title', bad({ title: ['Heat'] }, ['title'])],
   ['missing title', bad({ title: undefined }, ['title'], /required/)],
+  // Text a page shows as it is: no control or bidirectional override characters in titles.
+  ['title with a NUL', bad({ title: 'a\u0000b' }, ['title'], /control characters.*U\+0000/)],
+  ['title with a tab inside', bad({ title: 'Heat\tII' }, ['title'], /control characters/)],
+  ['title with a line break inside', bad({ title: 'Heat\nII' }, ['title'], /control/)],
+  ['title with DEL', bad({ title: 'Heat\u007f' }, ['title'], /U\+007F/)],
+  ['title with a C1 control', bad({ title: 'Heat\u0085' }, ['title'], /control/)],
+  [
+    'title starting with a right-to-left override',
+    bad({ title: '\u202egnp.exe' }, ['title'], /bidirectional.*U\+202E at position 1/),
+  ],
+  ['title with a left-to-right embedding', bad({ title: 'a\u202ab' }, ['title'], /bidi/)],
+  ['title with a first-strong isolate', bad({ title: 'a\u2068b\u2069' }, ['title'], /bidi/)],
+  ['title with a right-to-left mark', ok({ title: 'Heat\u200f' })],
+  ['title in Hebrew', ok({ title: 'הסנדק' })],
   // screenedDate
   ['ordinary date', ok({ screenedDate: '2024-05-01T20:30:00.000' })],
   ['Feb 29 in a leap year', ok({ screenedDate: '2024-02-29T12:00:00.000' })],
@@ -103,6 +117,23 @@ const rows: [string, ReturnType<typeof ok> | ReturnType<typeof bad>][] = [
   ['link with surrounding spaces', bad({ imdbLink: ' https://www.imdb.com/ ' }, ['imdbLink'])],
   ['numeric link', bad({ imdbLink: 113277 }, ['imdbLink'])],
   ['missing link', bad({ imdbLink: undefined }, ['imdbLink'], /required/)],
+  ['link to imdb.com itself', ok({ imdbLink: 'https://imdb.com/title/tt0113277/' })],
+  ['link in upper case', ok({ imdbLink: 'HTTPS://WWW.IMDB.COM/title/tt0113277/' })],
+  ['link with a port', ok({ imdbLink: 'https://www.imdb.com:443/title/tt0113277/' })],
+  ['link to another host', bad({ imdbLink: 'https://evil.example/' }, ['imdbLink'], /IMDb/)],
+  ['link to a look-alike host', bad({ imdbLink: 'https://evilimdb.com/' }, ['imdbLink'], /IMDb/)],
+  [
+    'link to imdb.com as a subdomain of another host',
+    bad({ imdbLink: 'https://www.imdb.com.evil.example/' }, ['imdbLink'], /IMDb/),
+  ],
+  [
+    'link with a user name and password',
+    bad({ imdbLink: 'https://user:pw@evil.example/' }, ['imdbLink'], /user name or password/),
+  ],
+  [
+    'link to IMDb with a user name',
+    bad({ imdbLink: 'https://user@www.imdb.com/' }, ['imdbLink'], /user name or password/),
+  ],
   // catalogLink
   [
     'catalogLink alone',
@@ -131,6 +162,12 @@ const rows: [string, ReturnType<typeof ok> | ReturnType<typeof bad>][] = [
   ['notes of 10000 characters', ok({ notes: 'n'.repeat(10_000) })],
   ['notes of 10001 characters', bad({ notes: 'n'.repeat(10_001) }, ['notes'], /10000/)],
   ['notes kept untrimmed', ok({ notes: '  spaced  ' }, { notes: '  spaced  ' })],
+  ['notes with line breaks and tabs', ok({ notes: 'Row 5\r\n\tseat 12\nbring tissues' })],
+  ['notes with a NUL', bad({ notes: 'ok\u0000' }, ['notes'], /control characters/)],
+  ['notes with a vertical tab', bad({ notes: 'a\u000bb' }, ['notes'], /U\+000B/)],
+  ['notes with a C1 control', bad({ notes: 'a\u009bb' }, ['notes'], /control/)],
+  ['notes with a right-to-left override', bad({ notes: 'a\u202eb' }, ['notes'], /bidi/)],
+  ['notes with a pop directional isolate', bad({ notes: 'a\u2069' }, ['notes'], /bidi/)],
   ['numeric notes', bad({ notes: 5 }, ['notes'], /string/)],
   ['null notes', bad({ notes: null }, ['notes'])],
   // other fields

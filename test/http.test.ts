@@ -268,6 +268,30 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (_name, createTarget: HttpTarge
       expect((await log.listMovies()).movies).toEqual([])
     })
 
+    it('refuses what a hostile client sends for a page to show: controls, overrides, foreign links', async () => {
+      const { log, http } = await serve()
+      const input = aMovie({
+        title: 'a\u0000b',
+        notes: '\u202egnp.exe',
+        imdbLink: 'https://user:pw@evil.example/',
+      })
+      const problem = await expectProblem(await post(http, input), 400)
+      expect(problem.errors).toEqual([
+        { pointer: '/title', detail: expect.stringContaining('control characters') },
+        { pointer: '/imdbLink', detail: expect.stringContaining('user name or password') },
+        { pointer: '/notes', detail: expect.stringContaining('bidirectional') },
+      ])
+      const foreign = await expectProblem(
+        await post(http, aMovie({ title: '\u202egnp.exe', imdbLink: 'https://evil.example/' })),
+        400,
+      )
+      expect(foreign.errors.map((error: { pointer: string }) => error.pointer)).toEqual([
+        '/title',
+        '/imdbLink',
+      ])
+      expect((await log.listMovies()).movies).toEqual([])
+    })
+
     it('refuses __proto__ without polluting anything', async () => {
       const { log, http } = await serve()
       const body = JSON.stringify(aMovie()).replace(/}$/, ',"__proto__":{"polluted":true}}')

@@ -8,6 +8,7 @@ import { openStore } from '../examples/store'
 import { createMovieCache } from '../src/drivers/movie-cache'
 import { moviesJson } from '../src/http/movie-json'
 import { aMovie } from './_movies'
+import { describeWith } from './_services'
 import { tempFolders } from './_temp'
 
 const tempFolder = tempFolders()
@@ -57,9 +58,8 @@ describe('a listing from a SQL store', () => {
 
 const redisUrl = process.env.REDIS_URL
 
-describe.runIf(redisUrl || process.env.CI)('a listing from Redis', () => {
+describeWith('REDIS_URL', 'a listing from Redis', () => {
   it('reads from Redis only the movies it has not read before', async () => {
-    expect(redisUrl, 'REDIS_URL must be set under CI').toBeDefined()
     const namespace = `test-${randomUUID()}`
     const keyv = await openStore(redisUrl as string, { namespace })
     const other = await openStore(redisUrl as string, { namespace })

@@ -36,7 +36,7 @@ const movieLike = fc
           fc.oneof(
             fc.string({ minLength: 1, maxLength: 520 }),
             fc.string({ maxLength: 3 }),
-            fc.constantFrom('', '   ', ' Heat ', '😀'.repeat(501)),
+            fc.constantFrom('', '   ', ' Heat ', '😀'.repeat(501), 'a\u0000b', '\u202eHeat'),
           ),
         ),
         screenedDate: sometimes(
@@ -51,9 +51,12 @@ const movieLike = fc
         imdbLink: sometimes(
           fc.oneof(
             fc.webUrl({ validSchemes: ['https'] }),
+            // Weighted: most generated links are refused, and accepted ones must be common too.
+            { weight: 4, arbitrary: fc.webPath().map((path) => `https://www.imdb.com${path}`) },
             fc.webUrl(),
             fc.constantFrom(
               'https://www.imdb.com/title/tt0113277/',
+              'https://user:pw@www.imdb.com/',
               'http://www.imdb.com/',
               'https://',
               'https://a b.com/',
@@ -61,7 +64,9 @@ const movieLike = fc
             ),
           ),
         ),
-        notes: sometimes(fc.oneof(fc.string({ maxLength: 50 }), fc.constantFrom(null, undefined))),
+        notes: sometimes(
+          fc.oneof(fc.string({ maxLength: 50 }), fc.constantFrom(null, undefined, 'a\r\n\u0085')),
+        ),
       },
       { requiredKeys: ['title', 'screenedDate', 'releaseYear', 'imdbLink'] },
     ),
@@ -88,28 +93,34 @@ it('the fast path accepts exactly what superstruct accepts, with the same result
 })
 
 // The imdbLink rule as the contract states it, through a full URL parse: the rule skips the
-// parse for links that start with https: and parse, since such a link always has a host.
+// parse for plain links, whose host it reads itself.
 function linkFollowsTheRule(link: string): boolean {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule refuses control characters
   if (link.length > 2048 || /[\s\u0000-\u001f\u007f]/.test(link)) return false
   try {
     const url = new URL(link)
-    return url.protocol === 'https:' && url.hostname !== ''
+    const imdb = url.hostname === 'imdb.com' || url.hostname.endsWith('.imdb.com')
+    return url.protocol === 'https:' && imdb && url.username === '' && url.password === ''
   } catch {
     return false
   }
 }
 
-it('accepts exactly the links that parse as https: URLs with a host', () => {
+it('accepts exactly the links that parse as https: URLs to an IMDb host with no user name', () => {
   const scheme = fc.constantFrom('https:', 'https://', 'HTTPS://', 'hTtPs:', 'http://', 'ftp:', '')
+  const user = fc.constantFrom('', '', '', 'user:pw@', 'user@', ':@', '@')
+  const host = fc.constantFrom(
+    ...['www.imdb.com', 'imdb.com', 'M.IMDb.com', 'www.imdb.com.', 'imdb.com.evil.example'],
+    ...['evilimdb.com', 'xn--imdb.com', 'www.xn--imdb-ko.com', 'a.imdb.com:443', 'imdb.co', ''],
+  )
   const piece = fc.constantFrom(
-    ...['//', '/', '\\', '@', ':', '443', ':99999', 'www.imdb.com', 'a', 'user:pw@', '[::1]'],
+    ...['//', '/', '\\', '@', ':', '443', ':99999', 'www.imdb.com', '.imdb.com', 'a', 'user:pw@'],
     ...['[', ']', '%', '%20', '%zz', '?q=1', '#top', '.', '..', 'xn--', '-', 'ü', '１', '\u00ad'],
-    ...['^', '|', ' ', '\t', 'https:', '0x', '0X1f', '08', '1', 'g', 'a-b', 'XN--', 'xn--nxasmq6b'],
+    ...['^', '|', ' ', '\t', 'https:', '0x', '0X1f', '08', '1', 'g', 'a-b', 'XN--', '[::1]'],
   )
   const link = fc
-    .tuple(scheme, fc.array(piece, { maxLength: 6 }))
-    .map(([start, parts]) => start + parts.join(''))
+    .tuple(scheme, user, host, fc.array(piece, { maxLength: 4 }))
+    .map(([start, userinfo, name, parts]) => start + userinfo + name + parts.join(''))
   let accepted = 0
   fc.assert(
     fc.property(link, (imdbLink) => {
@@ -121,9 +132,10 @@ it('accepts exactly the links that parse as https: URLs with a host', () => {
       numRuns: 5000,
       // Hosts at the edges of the URL standard's rules: numbers, punycode, empty labels.
       examples: [
-        ...['https://a.0x', 'https://a.0x1f/', 'https://a.1', 'https://a.08', 'https://a.0xg'],
-        ...['https://a.b', 'https://1.2.3.4/', 'https://a.xn--nxasmq6b', 'https://xn--a.com'],
-        ...['https://a.b.', 'https://a..b', 'https://-a-.com', 'https://A.COM?x#y'],
+        ...['https://a.imdb.0x', 'https://imdb.com.0x1f/', 'https://a.1', 'https://imdb.com.08'],
+        ...['https://www.imdb.com', 'https://1.2.3.4/', 'https://imdb.xn--nxasmq6b'],
+        ...['https://xn--a.imdb.com', 'https://imdb.com.', 'https://www..imdb.com'],
+        ...['https://-a-.imdb.com', 'https://IMDB.COM?x#y', 'https://user:pw@evil.example/'],
       ].map((example) => [example]),
     },
   )

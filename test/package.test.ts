@@ -40,7 +40,7 @@ beforeAll(() => {
 }, 240_000)
 
 describe('the packed package', () => {
-  it('ships only dist/, the README and package.json', () => {
+  it('ships only dist/, the README, the LICENSE and package.json', () => {
     const files = run('tar', ['-tzf', tarball])
       .split('\n')
       .filter(Boolean)
@@ -48,6 +48,7 @@ describe('the packed package', () => {
       .sort()
     expect(files).toMatchInlineSnapshot(`
       [
+        "LICENSE",
         "README.md",
         "dist/chunk-[hash].js",
         "dist/chunk-[hash].js",

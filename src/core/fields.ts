@@ -14,12 +14,31 @@ const DATE_TIME_FORM = 'YYYY-MM-DDThh:mm:ss.SSS, e.g. 2024-05-01T20:30:00.000'
 // White space or control characters: a URL parser would silently drop or encode them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const UNSAFE_IN_LINK = /[\s\u0000-\u001f\u007f]/
-const HTTPS_SCHEME = /^https:/i
 const PLAIN_HTTPS_LINK = /^https:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)*)(?:[/?#]|$)/i
 const PUNYCODE_LABEL = /(?:^|\.)xn--/i
 const HEX_PREFIX = /^0x/i
 // The IPv4 number parser reads digits, or 0x and hex digits: a letter or hyphen elsewhere fails it.
 const LETTER_OR_HYPHEN = /[a-z-]/i
+
+// Characters that would let a stored value rewrite how a page shows it: control characters (C0,
+// DEL, C1) and the bidirectional overrides and isolates (U+202E turns `gnp.exe` into `exe.png`).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL_IN_TITLE = /[\u0000-\u001f\u007f-\u009f]/
+// Notes may span lines: line feeds, carriage returns and tabs are their own white space.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above
+const CONTROL_IN_NOTES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/
+
+/** Why `value` cannot be shown as plain text, or `undefined` when it can. */
+function unsafeText(value: string, control: RegExp): string | undefined {
+  const found = control.exec(value) ?? BIDI_CONTROL.exec(value)
+  if (!found) return undefined
+  const kind = control.test(found[0])
+    ? 'control characters'
+    : 'bidirectional override or isolate characters'
+  const code = (found[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')
+  return `must not contain ${kind} (found U+${code} at position ${found.index + 1})`
+}
 
 // Limits count code points. A string has at least as many UTF-16 units as code points, so only
 // a string longer than the limit in units needs counting.
@@ -38,7 +57,7 @@ export const checkTitle: Check = (value) => {
   if (length > TITLE_MAX_LENGTH) {
     return `must be at most ${TITLE_MAX_LENGTH} characters (it has ${length})`
   }
-  return true
+  return unsafeText(value, CONTROL_IN_TITLE) ?? true
 }
 
 export const checkScreenedDate: Check = (value) => {
@@ -68,15 +87,22 @@ export const checkImdbLink: Check = (value) => {
   if (typeof value !== 'string') return 'must be a string holding an https: URL'
   if (value.length > LINK_MAX_LENGTH) return `must be at most ${LINK_MAX_LENGTH} characters`
   if (UNSAFE_IN_LINK.test(value)) return 'must not contain white space or control characters'
-  // The URL standard gives https: URLs a host or fails to parse them: the usual link is checked
-  // without building a URL. Anything else is parsed, to say what is wrong with it.
-  if (isPlainHttpsLink(value) || (HTTPS_SCHEME.test(value) && URL.canParse(value))) return true
+  // The usual link is checked without building a URL; anything else is parsed, to say what is
+  // wrong with it.
+  const plainHost = plainHttpsHost(value)
+  if (plainHost !== undefined) return isImdbHost(plainHost.toLowerCase()) || NOT_IMDB
   const url = parseUrl(value)
   if (!url) return 'must be an absolute URL, e.g. https://www.imdb.com/title/tt0111161/'
   if (url.protocol !== 'https:') return `must use https: (got ${url.protocol})`
   if (!url.hostname) return 'must have a host'
-  return true
+  if (url.username || url.password) return 'must not contain a user name or password'
+  return isImdbHost(url.hostname) || NOT_IMDB
 }
+
+const NOT_IMDB = 'must be an IMDb address: its host must be imdb.com or a subdomain (www.imdb.com)'
+
+// `host` in lower case, as the URL parser gives it.
+const isImdbHost = (host: string) => host === 'imdb.com' || host.endsWith('.imdb.com')
 
 export const checkNotes: Check = (value) => {
   if (typeof value !== 'string') return 'must be a string (the empty string is fine)'
@@ -84,21 +110,21 @@ export const checkNotes: Check = (value) => {
   if (length > NOTES_MAX_LENGTH) {
     return `must be at most ${NOTES_MAX_LENGTH} characters (it has ${length})`
   }
-  return true
+  return unsafeText(value, CONTROL_IN_NOTES) ?? true
 }
 
 /**
- * Whether a link surely parses as an https: URL with a host, by the URL standard's rules, with
- * no parser (which costs more than every other check of a movie): a host of ASCII labels, none
- * of them punycode (`xn--` labels are decoded, and may fail), and a last label that is not a
- * number (one is read as IPv4, and may fail), then nothing but a path, query or fragment, which
- * never fail. `false` leaves the link to the parser.
+ * The host of a link that surely parses as an https: URL with that host and no user name, by
+ * the URL standard's rules, with no parser (which costs more than every other check of a movie):
+ * a host of ASCII labels, none of them punycode (`xn--` labels are decoded, and may fail), and a
+ * last label that is not a number (one is read as IPv4, and may fail), then nothing but a path,
+ * query or fragment, which never fail. `undefined` leaves the link to the parser.
  */
-function isPlainHttpsLink(link: string): boolean {
+function plainHttpsHost(link: string): string | undefined {
   const host = PLAIN_HTTPS_LINK.exec(link)?.[1]
-  if (host === undefined || PUNYCODE_LABEL.test(host)) return false
+  if (host === undefined || PUNYCODE_LABEL.test(host)) return undefined
   const last = host.slice(host.lastIndexOf('.') + 1)
-  return !HEX_PREFIX.test(last) && LETTER_OR_HYPHEN.test(last)
+  return !HEX_PREFIX.test(last) && LETTER_OR_HYPHEN.test(last) ? host : undefined
 }
 
 function parseUrl(value: string): URL | undefined {
