@@ -1,6 +1,6 @@
 /**
  * The example server's request log: one line per request, `POST /movies 201 3.1ms`, written once
- * the response has been sent.
+ * the response has been sent; a failed request's line says why.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown
 
 const startedAt = Symbol('startedAt')
-type TimedResponse = ServerResponse & { [startedAt]?: number }
+const explained = Symbol('explained')
+type TimedResponse = ServerResponse & { [startedAt]?: number; [explained]?: string }
 
 // Node publishes every finished response here: read from the channel, the log adds no listener
 // to each response (Node's own and listhen's shutdown tracker are on it already).
@@ -23,6 +24,8 @@ interface ResponseFinished {
 export interface RequestLog {
   /** The handler, noting when each request began. */
   timed(handle: NodeHandler): NodeHandler
+  /** Adds `text` to the line of the request `response` answers (why it failed, say). */
+  explain(response: ServerResponse, text: string): void
   /** Logs the requests `server` answers, until the returned function is called. */
   follow(server: object): () => void
 }
@@ -33,6 +36,9 @@ export function createRequestLog(log: (line: string) => void): RequestLog {
       res[startedAt] = performance.now()
       return handle(req, res)
     },
+    explain: (response: TimedResponse, text) => {
+      response[explained] = text
+    },
     follow: (server) => {
       const onFinished = (message: unknown) => {
         const { request, response, server: from } = message as ResponseFinished
@@ -40,7 +46,8 @@ export function createRequestLog(log: (line: string) => void): RequestLog {
         // Other servers in the process publish here too.
         if (from !== server || started === undefined) return
         const ms = (performance.now() - started).toFixed(1)
-        log(`${request.method} ${request.url} ${response.statusCode} ${ms}ms`)
+        const why = response[explained] === undefined ? '' : ` ${response[explained]}`
+        log(`${request.method} ${request.url} ${response.statusCode} ${ms}ms${why}`)
       }
       subscribe(RESPONSE_FINISHED, onFinished)
       return () => unsubscribe(RESPONSE_FINISHED, onFinished)

@@ -10,12 +10,13 @@
  *   MOVIE_LOG_CORS_ORIGINS        comma-separated origins, or *     default: no CORS
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { ServerResponse } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import { H3 } from 'h3'
 import { toNodeHandler } from 'h3/node'
 import type Keyv from 'keyv'
 import { listen } from 'listhen'
-import { createMovieLog } from 'movie-log'
+import { createMovieLog, StoreUnavailableError } from 'movie-log'
 import { type MovieLogAction, type MovieLogHttpOptions, toH3Handler } from 'movie-log/h3'
 import { createRequestLog } from './request-log'
 import { checkStore, openStore, redact } from './store'
@@ -83,8 +84,12 @@ export function bearerTokenAuthorizer(
 }
 
 /** The h3 app: the log at /movies, and a pointer to it at /. */
-export function createApp(store: Keyv, config: Partial<ServerConfig> = {}): H3 {
-  const options: MovieLogHttpOptions = { cors: config.corsOrigins }
+export function createApp(
+  store: Keyv,
+  config: Partial<ServerConfig> = {},
+  onError?: MovieLogHttpOptions['onError'],
+): H3 {
+  const options: MovieLogHttpOptions = { cors: config.corsOrigins, onError }
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
   return new H3({ silent: true })
     .get('/', () => ({ name: 'movie-log', movies: '/movies' }))
@@ -107,7 +112,17 @@ export async function startServer(
   }
 
   const requestLog = createRequestLog(log)
-  const handle = requestLog.timed(toNodeHandler(createApp(store, config)))
+  // A 5xx's line says why: for a 503, what the store said and its own code.
+  const onError = (error: unknown, request: Request) => {
+    const response = (request as { runtime?: { node?: { res?: ServerResponse } } }).runtime?.node
+      ?.res
+    if (!StoreUnavailableError.is(error)) console.error('[movie-log]', error)
+    const why = StoreUnavailableError.is(error)
+      ? `${error.message} [${error.storeCode ?? 'no code'}]`
+      : `(${error instanceof Error ? error.name : 'error'}: see above)`
+    if (response) requestLog.explain(response, why)
+  }
+  const handle = requestLog.timed(toNodeHandler(createApp(store, config, onError)))
   // isProd: fail on a busy port instead of moving to another one; autoClose: signals are ours.
   const listener = await listen(handle, {
     port: config.port,

@@ -88,8 +88,10 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     case 'postgres':
     case 'postgresql': {
       parseUrl(url)
-      const { default: KeyvPostgres } = await import('@keyv/postgres')
-      const store = new KeyvPostgres({ uri: url, connectionTimeoutMillis: connectTimeout })
+      // A pool of its own that it listens to: @keyv/postgres's would end the process when
+      // PostgreSQL ends an idle connection (see postgres.ts).
+      const { PostgresStore } = await import('./postgres')
+      const store = new PostgresStore({ uri: url, connectionTimeoutMillis: connectTimeout })
       return new Keyv({ store, namespace, throwOnErrors: true, ...PLAIN_JSON })
     }
     default:

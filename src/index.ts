@@ -5,8 +5,6 @@ export {
   MovieLogError,
   type MovieLogErrorCode,
   MovieValidationError,
-  StoreUnavailableError,
-  UnsupportedStoreError,
   type ValidationIssue,
 } from './core/errors'
 export type { Clock, IdGenerator } from './core/id'
@@ -19,4 +17,6 @@ export {
   type MovieLogOptions,
   type MoviePage,
 } from './core/movie-log'
+export { StoreUnavailableError, UnsupportedStoreError } from './core/store-errors'
+export type { StoreFailureReason } from './core/store-failure'
 export type { MovieLogStore } from './drivers/keyv'

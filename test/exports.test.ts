@@ -25,6 +25,7 @@ describe('the published surface', () => {
           "MoviePage",
           "MovieValidationError",
           "NewMovie",
+          "StoreFailureReason",
           "StoreUnavailableError",
           "UnsupportedStoreError",
           "ValidationIssue",

@@ -15,6 +15,8 @@ const SERVICE_SUITES = [
   'test/server-redis.test.ts',
   'test/faults.test.ts',
   'test/soak.test.ts',
+  'test/faults-postgres.test.ts',
+  'test/chaos.test.ts',
 ]
 
 interface VitestReport {

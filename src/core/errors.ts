@@ -122,44 +122,6 @@ export class InvalidPageRequestError extends MovieLogError {
   }
 }
 
-/**
- * The store failed or could not be reached (Redis down, database gone). Nothing was changed
- * by the call that raised it; the same call may succeed once the store is back.
- * The store's own error is kept as `cause`.
- *
- * @example
- * ```ts
- * catch (error) {
- *   if (StoreUnavailableError.is(error)) retryLater()
- * }
- * ```
- */
-export class StoreUnavailableError extends MovieLogError {
-  override name = 'StoreUnavailableError'
-  protected static override readonly names = ['StoreUnavailableError']
-
-  constructor(operation: string, cause: unknown) {
-    super('STORE_UNAVAILABLE', `The movie store is unavailable (${operation} failed)`, { cause })
-  }
-}
-
-/**
- * The store given to `createMovieLog` cannot hold a movie log (it cannot list its keys).
- *
- * @example
- * ```ts
- * createMovieLog(new Keyv({ store: someAdapterWithoutIterator })) // throws UnsupportedStoreError
- * ```
- */
-export class UnsupportedStoreError extends MovieLogError {
-  override name = 'UnsupportedStoreError'
-  protected static override readonly names = ['UnsupportedStoreError']
-
-  constructor(message: string) {
-    super('UNSUPPORTED_STORE', message)
-  }
-}
-
 function describe(summary: string, issues: ValidationIssue[]): string {
   return `${summary}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`
 }

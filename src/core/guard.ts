@@ -1,5 +1,6 @@
 import type { MovieDriver } from '../drivers/types'
-import { StoreUnavailableError } from './errors'
+import { StoreUnavailableError } from './store-errors'
+import { StoreTimeoutError } from './store-failure'
 
 /**
  * The driver as the core calls it: every call that fails, or hangs past `timeoutMs`, raises
@@ -35,7 +36,7 @@ function withTimeout(timeoutMs: number): Guard {
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`the store did not answer within ${timeoutMs} ms`)),
+        () => reject(new StoreTimeoutError(`the store did not answer within ${timeoutMs} ms`)),
         timeoutMs,
       )
     })

@@ -1,6 +1,6 @@
 import Keyv, { type KeyvOptions, type KeyvStoreAdapter } from 'keyv'
-import { UnsupportedStoreError } from '../core/errors'
 import type { Movie } from '../core/movie'
+import { UnsupportedStoreError } from '../core/store-errors'
 
 /**
  * What `createMovieLog` accepts as a store: a Keyv (keyv 5 or 6), a keyv storage adapter, or a

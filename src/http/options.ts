@@ -19,7 +19,11 @@ export interface MovieLogHttpOptions {
   maxBodyBytes?: number
   /** Largest page `?limit=` can ask for; larger limits are lowered to it. Default 1000. */
   maxPageSize?: number
-  /** Called with every error that became a 500, for logging. Default: `console.error`. */
+  /**
+   * Called with every error that became a 500 (a bug), and with every `StoreUnavailableError`
+   * that became a 503 (its `reason` and `storeCode` say why), for logging. Default:
+   * `console.error` for 500s; 503s are left to you.
+   */
   onError?: (error: unknown, request: Request) => void
   /**
    * Decides who may do what. `true` lets the request through; `false` or `401` answers 401 with

@@ -4,6 +4,8 @@ import {
   NOT_A_JSON_OBJECT,
   type ValidationIssue,
 } from '../core/errors'
+import type { StoreUnavailableError } from '../core/store-errors'
+import type { StoreFailureReason } from '../core/store-failure'
 import { type Reply, reasonPhrase } from './reply'
 
 /**
@@ -72,6 +74,19 @@ const BY_CODE: Record<MovieLogErrorCode, { status: number; title: string; slug: 
   },
 }
 
+// What a 503 tells the client (and the operator it forwards it to): what happened, no internals.
+const STORE_DETAILS: Record<StoreFailureReason, string> = {
+  unreachable: 'The movie store cannot be reached right now. Try again shortly.',
+  timeout: 'The movie store did not answer in time. Try again shortly.',
+  'too-many-connections':
+    'The movie store refuses new connections: too many connections. Try again shortly.',
+  'disk-full': "The movie store's disk is full: nothing can be added until space is freed.",
+  'read-only': 'The movie store refuses writes: it is read-only or cannot save to disk.',
+  'auth-failed': "The movie store refused the server's credentials.",
+  busy: 'The movie store is busy: locked by another writer. Try again shortly.',
+  unknown: 'The movie store failed. Try again shortly.',
+}
+
 /** A problem reply for an HTTP-level failure (`about:blank`: the status says it all). */
 export function problemReply(
   status: number,
@@ -111,7 +126,7 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
     case 'INVALID_PAGE_REQUEST':
       return 'The paging parameters are not valid; see errors.'
     case 'STORE_UNAVAILABLE':
-      return 'The movie store cannot be reached right now. Nothing was changed; try again shortly.'
+      return STORE_DETAILS[(error as StoreUnavailableError).reason] ?? STORE_DETAILS.unknown
     case 'UNSUPPORTED_STORE':
       return 'The server is not configured correctly.'
     // Written for clients, with nothing internal in them.

@@ -1,6 +1,7 @@
 import { InvalidPageRequestError } from '../core/errors'
 import type { Movie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
+import { StoreUnavailableError } from '../core/store-errors'
 import { acceptsJson } from './accept'
 import { readJsonBody } from './body'
 import { type CorsOrigins, corsHeaders, isPreflight, preflightReply } from './cors'
@@ -35,7 +36,11 @@ export function createMovieLogReplier(
   const encodedBasePath = new URL(`http://localhost${basePath}`).pathname.replace(/\/$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const maxPageSize = options.maxPageSize ?? 1000
-  const onError = options.onError ?? ((error: unknown) => console.error('[movie-log]', error))
+  const onError =
+    options.onError ??
+    ((error: unknown) => {
+      if (!StoreUnavailableError.is(error)) console.error('[movie-log]', error)
+    })
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
   let addsInFlight = 0
 
@@ -145,7 +150,7 @@ export function createMovieLogReplier(
       reply = await route(request, url, path)
     } catch (error) {
       reply = errorReply(error)
-      if (reply.status >= 500 && reply.status !== 503) onError(error, request)
+      if (reply.status >= 500) onError(error, request)
     }
     if (options.cors) addCorsHeaders(reply, options.cors, request.headers.get('origin'))
     // HEAD: the GET answer, headers and all, without its body.

@@ -1,0 +1,184 @@
+// Issue 22: a 503 says what happened to the store in words an operator can act on, and the
+// error keeps the store's own code. Real stores where they can be made to fail here.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import KeyvRedis, { createClient } from '@keyv/redis'
+import type Keyv from 'keyv'
+import { createMovieLog, type StoreUnavailableError } from 'movie-log'
+import { type Problem, toWebHandler } from 'movie-log/web'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openStore } from '../examples/store'
+import { classifyStoreFailure } from '../src/core/store-failure'
+import { aMovie } from './_movies'
+import { startPrivateRedis, stop } from './_processes'
+import { describeWith } from './_services'
+
+const cleanups: (() => unknown)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+/** The log over `store` as a web handler, and the errors its 503s were made of. */
+function serve(store: Keyv | KeyvRedis<unknown>, storeTimeoutMs?: number) {
+  const errors: unknown[] = []
+  const handle = toWebHandler(createMovieLog(store, { storeTimeoutMs }), {
+    onError: (error) => errors.push(error),
+  })
+  const post = () =>
+    handle(
+      new Request('http://movie-log.test/movies', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(aMovie()),
+      }),
+    )
+  return { post, errors, lastError: () => errors.at(-1) as StoreUnavailableError }
+}
+
+async function expect503(response: Response, detail: RegExp): Promise<void> {
+  expect(response.status).toBe(503)
+  const problem = (await response.json()) as Problem
+  expect(problem.type).toBe('urn:movie-log:problem:store-unavailable')
+  expect(problem.detail).toMatch(detail)
+}
+
+async function sqliteStore() {
+  const folder = mkdtempSync(join(tmpdir(), 'movie-log-fault-'))
+  const keyv = await openStore(`sqlite://${join(folder, 'movies.sqlite')}`)
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }))
+  cleanups.push(() => keyv.disconnect())
+  const { query } = keyv.store as { query(sql: string): Promise<Record<string, number>[]> }
+  return { keyv, query }
+}
+
+async function privateRedis() {
+  const redis = await startPrivateRedis()
+  cleanups.push(() => stop(redis, 'SIGKILL'))
+  const client = createClient({ url: redis.url, disableOfflineQueue: true })
+  const store = new KeyvRedis(client, { throwOnErrors: true })
+  await client.connect()
+  cleanups.push(() => client.destroy())
+  return { client, store, redis }
+}
+
+describe('a 503 says why the store failed', () => {
+  it('SQLite with a full disk: "disk is full", SQLITE_FULL, and 201 again once there is room', async () => {
+    const { keyv, query } = await sqliteStore()
+    const { post, lastError } = serve(keyv)
+    expect((await post()).status).toBe(201)
+    // The database may not grow past the pages it has: the disk is full, as far as SQLite knows.
+    const [{ page_count: pages = 0 } = {}] = await query('PRAGMA page_count')
+    await query(`PRAGMA max_page_count = ${pages}`)
+    let response = await post()
+    while (response.status === 201) response = await post()
+    await expect503(response, /disk is full/)
+    expect(lastError()).toMatchObject({ reason: 'disk-full', storeCode: 'SQLITE_FULL' })
+
+    await query(`PRAGMA max_page_count = ${pages * 100}`)
+    expect((await post()).status).toBe(201)
+  })
+
+  it('SQLite that refuses writes: "read-only", SQLITE_READONLY', async () => {
+    const { keyv, query } = await sqliteStore()
+    const { post, lastError } = serve(keyv)
+    await query('PRAGMA query_only = ON')
+    await expect503(await post(), /read-only/)
+    expect(lastError()).toMatchObject({ reason: 'read-only', storeCode: 'SQLITE_READONLY' })
+    await query('PRAGMA query_only = OFF')
+    expect((await post()).status).toBe(201)
+  })
+
+  it.each([
+    [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+      'unreachable',
+      'ECONNREFUSED',
+    ],
+    [
+      Object.assign(new Error('getaddrinfo ENOTFOUND nohost'), { code: 'ENOTFOUND' }),
+      'unreachable',
+      'ENOTFOUND',
+    ],
+    [
+      Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      }),
+      'unreachable',
+      '57P01',
+    ],
+    [
+      Object.assign(new Error('too many connections for database "x"'), { code: '53300' }),
+      'too-many-connections',
+      '53300',
+    ],
+    [Object.assign(new Error('could not extend file'), { code: '53100' }), 'disk-full', '53100'],
+    [Object.assign(new Error('write ENOSPC'), { code: 'ENOSPC' }), 'disk-full', 'ENOSPC'],
+    [
+      Object.assign(new Error('cannot execute INSERT in a read-only transaction'), {
+        code: '25006',
+      }),
+      'read-only',
+      '25006',
+    ],
+    [
+      new Error(
+        'MISCONF Redis is configured to save RDB snapshots, but it is unable to persist to disk',
+      ),
+      'read-only',
+      'MISCONF',
+    ],
+    [new Error('ERR max number of clients reached'), 'too-many-connections', undefined],
+    [new Error('WRONGPASS invalid username-password pair'), 'auth-failed', 'WRONGPASS'],
+    [
+      Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }),
+      'busy',
+      'SQLITE_BUSY',
+    ],
+    [
+      Object.assign(new Error('The client is offline'), { name: 'ClientOfflineError' }),
+      'unreachable',
+      'ClientOfflineError',
+    ],
+    [
+      new Error('Connection terminated due to connection timeout', {
+        cause: new Error('Connection terminated unexpectedly'),
+      }),
+      'timeout',
+      undefined,
+    ],
+    [
+      new AggregateError(
+        [Object.assign(new Error('connect ECONNREFUSED ::1:1'), { code: 'ECONNREFUSED' })],
+        '',
+      ),
+      'unreachable',
+      'ECONNREFUSED',
+    ],
+    [new Error('something else'), 'unknown', undefined],
+  ])('reads %s as %s (%s)', (error, reason, code) => {
+    expect(classifyStoreFailure(error)).toEqual({ reason, code })
+  })
+})
+
+describeWith('redis-server', 'a 503 says why a private Redis failed', () => {
+  it('a Redis replica: "read-only", READONLY', async () => {
+    const { client, store } = await privateRedis()
+    // A replica of a master that is not there: it serves reads and refuses writes.
+    await client.sendCommand(['REPLICAOF', '127.0.0.1', '1'])
+    const { post, lastError } = serve(store)
+    await expect503(await post(), /read-only/)
+    expect(lastError()).toMatchObject({ reason: 'read-only', storeCode: 'READONLY' })
+  })
+
+  it('a store that does not answer: "did not answer in time", with no code of the store', async () => {
+    const { store, redis } = await privateRedis()
+    const { post, lastError } = serve(store, 300)
+    expect((await post()).status).toBe(201)
+    // Redis stopped, its connection open: commands are sent and never answered.
+    redis.process.kill('SIGSTOP')
+    await expect503(await post(), /did not answer in time/)
+    expect(lastError()).toMatchObject({ reason: 'timeout', storeCode: undefined })
+    redis.process.kill('SIGCONT')
+  })
+})
