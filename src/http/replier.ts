@@ -2,14 +2,22 @@ import { InvalidPageRequestError } from '../core/errors'
 import type { Movie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
 import { StoreUnavailableError } from '../core/store-errors'
+import { OPENAPI_FILE } from '../openapi/document'
+import { createOpenApiReply } from '../openapi/reply'
 import { acceptsJson } from './accept'
 import { readJsonBody } from './body'
-import { type CorsOrigins, corsHeaders, isPreflight, preflightReply } from './cors'
+import { addCorsHeaders, isPreflight, preflightReply } from './cors'
 import { movieJson, moviesJson } from './movie-json'
 import { checkHttpOptions, type MovieLogAction, type MovieLogHttpOptions } from './options'
 import { errorReply, problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply, toWebResponse } from './reply'
-import { isJsonContentType, normaliseBasePath, parseIdempotencyKey, resolveTarget } from './request'
+import {
+  isJsonContentType,
+  normaliseBasePath,
+  originOf,
+  parseIdempotencyKey,
+  resolveTarget,
+} from './request'
 import { STREAM_PAGE_SIZE, streamAllMovies } from './stream'
 
 const COLLECTION_METHODS = 'GET, HEAD, POST'
@@ -42,6 +50,7 @@ export function createMovieLogReplier(
       if (!StoreUnavailableError.is(error)) console.error('[movie-log]', error)
     })
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
+  const openApiReply = createOpenApiReply(encodedBasePath)
   let addsInFlight = 0
 
   async function list(url: URL): Promise<Reply> {
@@ -135,6 +144,10 @@ export function createMovieLogReplier(
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const isAdd = target.kind === 'collection' && request.method === 'POST'
     if (!isRead && !isAdd) return methodNotAllowed(allowed)
+    // The document describes the API, not the log's movies: open to all, like a robots.txt.
+    if (target.kind === 'item' && target.id === OPENAPI_FILE) {
+      return acceptsJson(request.headers.get('accept')) ? openApiReply() : notAcceptable()
+    }
 
     const action: MovieLogAction = isAdd ? 'add' : target.kind === 'collection' ? 'list' : 'read'
     const refusal = options.authorize && (await denied(request, options.authorize, action))
@@ -169,22 +182,6 @@ export function createMovieLogFetch(
 ): (request: Request) => Promise<Response> {
   const reply = createMovieLogReplier(log, options)
   return async (request) => toWebResponse(await reply(request, new URL(request.url)))
-}
-
-function addCorsHeaders(reply: Reply, origins: CorsOrigins, origin: string | null): void {
-  for (const [name, value] of Object.entries(corsHeaders(origins, origin))) {
-    if (name !== 'vary') reply.headers[name] = value
-    else if (!/\borigin\b/i.test(reply.headers.vary ?? '')) {
-      reply.headers.vary = reply.headers.vary ? `${reply.headers.vary}, ${value}` : value
-    }
-  }
-}
-
-// From the href, which every URL (h3's lazy one included) has at hand without a full parse.
-function originOf(url: URL): string {
-  const { href } = url
-  const path = href.indexOf('/', href.indexOf('//') + 2)
-  return path === -1 ? href : href.slice(0, path)
 }
 
 function varyAccept(): Record<string, string> {
