@@ -1,12 +1,13 @@
 /** @module movie-log/node: serve a movie log from node:http, Express, Connect or Fastify. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { FastResponse, NodeRequest, sendNodeResponse } from 'srvx/node'
-import { createMovieLogReplier, type MovieLogHttpOptions } from '../src/http'
-import type { MovieLog } from '../src/movie-log'
-import { reasonPhrase } from '../src/reply'
+import type { MovieLog } from '../src/core/movie-log'
+import type { MovieLogHttpOptions } from '../src/http/options'
+import { createMovieLogReplier } from '../src/http/replier'
+import { reasonPhrase } from '../src/http/reply'
 
-export type { CorsOrigins } from '../src/cors'
-export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http'
+export type { CorsOrigins } from '../src/http/cors'
+export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http/options'
 
 /**
  * A Node request handler, and Connect-style middleware: `next`, when given, receives an error

@@ -6,7 +6,7 @@ import type { MovieLog } from 'movie-log'
 import { toH3Handler } from 'movie-log/h3'
 import { toNodeHandler as toMovieLogNodeHandler } from 'movie-log/node'
 import { type MovieLogHttpOptions, toWebHandler } from 'movie-log/web'
-import { normaliseBasePath } from '../src/http-request'
+import { normaliseBasePath } from '../src/http/request'
 import { createResponseChecker } from './_openapi'
 
 /** One way of serving the log over HTTP, as a test sees it. */
