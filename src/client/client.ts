@@ -1,5 +1,5 @@
-import type { Movie } from '../movie'
-import type { AddMovieOptions, ListMoviesOptions, MovieLog, MoviePage } from '../movie-log'
+import type { Movie } from '../core/movie'
+import type { AddMovieOptions, ListMoviesOptions, MovieLog, MoviePage } from '../core/movie-log'
 import { errorFrom } from './errors'
 import { send } from './send'
 

@@ -5,11 +5,10 @@ export {
   MovieLogError,
   type MovieLogErrorCode,
   MovieValidationError,
-  StoreUnavailableError,
-  UnsupportedStoreError,
   type ValidationIssue,
-} from '../errors'
-export type { Movie, NewMovie } from '../movie'
-export type { AddMovieOptions, ListMoviesOptions, MovieLog, MoviePage } from '../movie-log'
+} from '../core/errors'
+export type { Movie, NewMovie } from '../core/movie'
+export type { AddMovieOptions, ListMoviesOptions, MovieLog, MoviePage } from '../core/movie-log'
+export { StoreUnavailableError, UnsupportedStoreError } from '../core/store-errors'
 export { createMovieLogClient, type MovieLogClientOptions } from './client'
 export { MovieLogHttpError } from './errors'
