@@ -7,6 +7,7 @@ const LIBRARY = {
   web: 'adapters/web.ts',
   h3: 'adapters/h3.ts',
   node: 'adapters/node.ts',
+  client: 'src/client/index.ts',
 }
 
 export default defineConfig({

@@ -9,6 +9,7 @@ export const ENTRIES = {
   'movie-log/web': 'adapters/web.ts',
   'movie-log/h3': 'adapters/h3.ts',
   'movie-log/node': 'adapters/node.ts',
+  'movie-log/client': 'src/client/index.ts',
 } as const
 
 /** Every name an entry exports, values and types alike, sorted. */
