@@ -13,7 +13,7 @@ const LIBRARY = {
 export default defineConfig({
   // Keys are the dist file names: movie-log -> index, movie-log/web -> web, and so on; cli is
   // the movie-log command (package.json bin).
-  entry: { ...LIBRARY, cli: 'cli/index.ts' },
+  entry: { ...LIBRARY, cli: 'src/cli/index.ts' },
   format: ['esm'],
   target: 'node20',
   // Declarations for what is imported; the command is only run.

@@ -55,7 +55,7 @@ it('runs movie-log serve in its own process: --store, and SIGINT exits 0', async
   const port = await freePort()
   const cli = launch(
     process.execPath,
-    ['--import', 'tsx', 'cli/index.ts', 'serve', '--store', 'memory://'],
+    ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--store', 'memory://'],
     {
       PORT: String(port),
       MOVIE_LOG_STORE: 'sqlite:///nonexistent/never-used.sqlite',
@@ -70,7 +70,7 @@ it('runs movie-log serve in its own process: --store, and SIGINT exits 0', async
 })
 
 it('lists its subcommands', async () => {
-  const cli = launch(process.execPath, ['--import', 'tsx', 'cli/index.ts', '--help'], {})
+  const cli = launch(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', '--help'], {})
   await cli.exited
   expect(cli.lines.join('\n')).toMatch(/serve\s+Serve the log over HTTP/)
 })

@@ -101,7 +101,7 @@ describe('the published surface', () => {
     ])
     expect(pkg.exports['./openapi.json']).toBe('./dist/openapi.json')
     // One more tsup entry: the command, which is the package's bin.
-    expect(entry.cli).toBe('cli/index.ts')
+    expect(entry.cli).toBe('src/cli/index.ts')
     expect(pkg.bin).toEqual({ 'movie-log': './dist/cli.js' })
     expect(Object.keys(entry)).toHaveLength(Object.keys(ENTRIES).length + 1)
   })

@@ -17,7 +17,7 @@ export default defineCommand({
   },
   run: async ({ args }) => {
     // Loaded here: h3 and listhen are needed by this subcommand only.
-    const { main } = await import('../examples/server')
+    const { main } = await import('../../examples/server')
     await main(args.store ? { ...process.env, MOVIE_LOG_STORE: args.store } : process.env)
   },
 })
