@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises'
 import { defineConfig } from 'tsup'
+import { createOpenApiDocument } from './src/openapi/document'
 
 export default defineConfig({
   // Keys are the dist file names: movie-log -> index, movie-log/web -> web, movie-log/h3 -> h3.
@@ -13,4 +15,10 @@ export default defineConfig({
   removeNodeProtocol: false,
   // Peer dependencies stay imports, resolved from the user's app.
   external: ['h3', /^@keyv\//],
+  // movie-log/openapi.json: the document of a handler at the default base path, /movies.
+  onSuccess: () =>
+    writeFile(
+      'dist/openapi.json',
+      `${JSON.stringify(createOpenApiDocument('/movies'), null, 2)}\n`,
+    ),
 })

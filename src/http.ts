@@ -13,6 +13,8 @@ import { STREAM_PAGE_SIZE, streamAllMovies } from './http-stream'
 import type { Movie } from './movie'
 import { movieJson, moviesJson } from './movie-json'
 import type { MovieLog } from './movie-log'
+import { OPENAPI_FILE } from './openapi/document'
+import { createOpenApiReply } from './openapi/reply'
 import { errorReply, problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply, toWebResponse } from './reply'
 
@@ -106,6 +108,7 @@ export function createMovieLogReplier(
       if (!StoreUnavailableError.is(error)) console.error('[movie-log]', error)
     })
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
+  const openApiReply = createOpenApiReply(encodedBasePath)
   let addsInFlight = 0
 
   async function list(url: URL): Promise<Reply> {
@@ -199,6 +202,10 @@ export function createMovieLogReplier(
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const isAdd = target.kind === 'collection' && request.method === 'POST'
     if (!isRead && !isAdd) return methodNotAllowed(allowed)
+    // The document describes the API, not the log's movies: open to all, like a robots.txt.
+    if (target.kind === 'item' && target.id === OPENAPI_FILE) {
+      return acceptsJson(request.headers.get('accept')) ? openApiReply() : notAcceptable()
+    }
 
     const action: MovieLogAction = isAdd ? 'add' : target.kind === 'collection' ? 'list' : 'read'
     const refusal = options.authorize && (await denied(request, options.authorize, action))

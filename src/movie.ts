@@ -44,11 +44,11 @@ export interface NewMovie {
   notes?: string
 }
 
-const TITLE_MAX_LENGTH = 500
-const NOTES_MAX_LENGTH = 10_000
-const LINK_MAX_LENGTH = 2048
-const RELEASE_YEAR_MIN = 1870
-const RELEASE_YEAR_MAX = 9999
+export const TITLE_MAX_LENGTH = 500
+export const NOTES_MAX_LENGTH = 10_000
+export const LINK_MAX_LENGTH = 2048
+export const RELEASE_YEAR_MIN = 1870
+export const RELEASE_YEAR_MAX = 9999
 
 const FIELDS = ['title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes'] as const
 const FIELD_NAMES: ReadonlySet<string> = new Set(FIELDS)
@@ -57,7 +57,7 @@ const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d
 const DATE_TIME_FORM = 'YYYY-MM-DDThh:mm:ss.SSS, e.g. 2024-05-01T20:30:00.000'
 // White space or control characters: a URL parser would silently drop or encode them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const UNSAFE_IN_LINK = /[\s\u0000-\u001f\u007f]/
+export const UNSAFE_IN_LINK = /[\s\u0000-\u001f\u007f]/
 const PLAIN_HTTPS_LINK = /^https:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)*)(?:[/?#]|$)/i
 const PUNYCODE_LABEL = /(?:^|\.)xn--/i
 const HEX_PREFIX = /^0x/i
@@ -67,11 +67,11 @@ const LETTER_OR_HYPHEN = /[a-z-]/i
 // Characters that would let a stored value rewrite how a page shows it: control characters (C0,
 // DEL, C1) and the bidirectional overrides and isolates (U+202E turns `gnp.exe` into `exe.png`).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL_IN_TITLE = /[\u0000-\u001f\u007f-\u009f]/
+export const CONTROL_IN_TITLE = /[\u0000-\u001f\u007f-\u009f]/
 // Notes may span lines: line feeds, carriage returns and tabs are their own white space.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as above
-const CONTROL_IN_NOTES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
-const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/
+export const CONTROL_IN_NOTES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
+export const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/
 
 /** Why `value` cannot be shown as plain text, or `undefined` when it can. */
 function unsafeText(value: string, control: RegExp): string | undefined {

@@ -5,6 +5,8 @@ import { toNodeHandler } from 'h3/node'
 import type { MovieLog } from 'movie-log'
 import { toH3Handler } from 'movie-log/h3'
 import { type MovieLogHttpOptions, toWebHandler } from 'movie-log/web'
+import { normaliseBasePath } from '../src/http-request'
+import { createResponseChecker } from './_openapi'
 
 /** One way of serving the log over HTTP, as a test sees it. */
 export interface HttpTarget {
@@ -63,8 +65,28 @@ const listeningServer: HttpTargetFactory = async (log, options) => {
   }
 }
 
+/**
+ * Every response a target gives is checked against the OpenAPI document (test/_openapi.ts), so
+ * the code and the document cannot drift apart.
+ */
+function checkedAgainstDocument(factory: HttpTargetFactory): HttpTargetFactory {
+  return async (log, options) => {
+    const target = await factory(log, options)
+    const checkResponse = createResponseChecker(normaliseBasePath(options?.basePath ?? '/movies'))
+    return {
+      ...target,
+      fetch: async (path, init) => {
+        const response = await target.fetch(path, init)
+        const url = new URL(path, target.origin)
+        await checkResponse(init?.method ?? 'GET', url, response.clone())
+        return response
+      },
+    }
+  }
+}
+
 export const HTTP_TARGETS: [string, HttpTargetFactory][] = [
-  ['web handler', webHandler],
-  ['h3 app', h3Mounted],
-  ['listening server', listeningServer],
+  ['web handler', checkedAgainstDocument(webHandler)],
+  ['h3 app', checkedAgainstDocument(h3Mounted)],
+  ['listening server', checkedAgainstDocument(listeningServer)],
 ]

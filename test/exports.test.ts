@@ -63,7 +63,14 @@ describe('the published surface', () => {
       })
       expect(Object.keys(pkg.exports[key])[0]).toBe('types')
     }
-    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './h3', './package.json', './web'])
+    expect(Object.keys(pkg.exports).sort()).toEqual([
+      '.',
+      './h3',
+      './openapi.json',
+      './package.json',
+      './web',
+    ])
+    expect(pkg.exports['./openapi.json']).toBe('./dist/openapi.json')
     expect(Object.keys(entry)).toHaveLength(Object.keys(ENTRIES).length)
   })
 })

@@ -172,7 +172,11 @@ describe.each(HTTP_TARGETS)('access and limits: %s', (_name, createTarget: HttpT
       const release: (() => void)[] = []
       const slow: MovieLog = {
         ...createMovieLog(),
-        addMovie: () => new Promise((resolve) => release.push(() => resolve(aMovie() as never))),
+        // A whole movie, as a log answers: the response is checked against the document.
+        addMovie: () =>
+          new Promise((resolve) =>
+            release.push(() => resolve({ id: 'slow', ...aMovie() } as never)),
+          ),
       }
       const { http } = await serve({ maxConcurrentAdds: 1 }, slow)
       const first = post(http)

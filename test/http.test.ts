@@ -370,6 +370,35 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (_name, createTarget: HttpTarge
     })
   })
 
+  describe('GET /movies/openapi.json', () => {
+    it('serves the OpenAPI 3.1 document, its paths under the base path', async () => {
+      const { http } = await serve()
+      const response = await http.fetch('/movies/openapi.json')
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('application/json')
+      const document = await response.json()
+      expect(document.openapi).toBe('3.1.0')
+      expect(Object.keys(document.paths)).toEqual([
+        '/movies',
+        '/movies/openapi.json',
+        '/movies/{id}',
+      ])
+      expect(document.paths['/movies'].post.operationId).toBe('addMovie')
+      const head = await http.fetch('/movies/openapi.json', { method: 'HEAD' })
+      expect(head.status).toBe(200)
+      expect(await head.text()).toBe('')
+    })
+
+    it('serves it to anyone, and refuses an Accept without JSON with 406', async () => {
+      const { http } = await serve(createMovieLog(), { authorize: () => false })
+      expect((await http.fetch('/movies/openapi.json')).status).toBe(200)
+      expect((await http.fetch('/movies')).status).toBe(401)
+      const refused = await http.fetch('/movies/openapi.json', { headers: { accept: 'text/html' } })
+      await expectProblem(refused, 406)
+      await expectProblem(await http.fetch('/movies/openapi.json', { method: 'POST' }), 405)
+    })
+  })
+
   describe('methods', () => {
     it.each([['PUT'], ['DELETE'], ['PATCH'], ['OPTIONS']])(
       '%s /movies gives 405 with Allow',

@@ -61,6 +61,7 @@ describe('the packed package', () => {
         "dist/index.js",
         "dist/index.js.map",
         "dist/movie-log-[hash].d.ts",
+        "dist/openapi.json",
         "dist/web.d.ts",
         "dist/web.js",
         "dist/web.js.map",
@@ -76,13 +77,14 @@ describe('the packed package', () => {
 import { toWebHandler } from 'movie-log/web'
 import { toH3Handler } from 'movie-log/h3'
 import { H3 } from 'h3'
+import document from 'movie-log/openapi.json' with { type: 'json' }
 const log = createMovieLog()
 const web = toWebHandler(log)
 const post = await web(new Request('http://app/movies', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(MOVIE))} }))
 const app = new H3().mount('/movies', toH3Handler(log))
 const list = await app.fetch(new Request('http://app/movies'))
 const invalid = await log.addMovie({}).catch((error) => error)
-console.log(JSON.stringify({ post: post.status, list: list.status, listed: (await list.json()).length, validation: invalid instanceof MovieValidationError }))
+console.log(JSON.stringify({ post: post.status, list: list.status, listed: (await list.json()).length, validation: invalid instanceof MovieValidationError, openapi: document.openapi, paths: Object.keys(document.paths) }))
 `,
     )
     expect(JSON.parse(run('node', ['esm.mjs']))).toEqual({
@@ -90,6 +92,8 @@ console.log(JSON.stringify({ post: post.status, list: list.status, listed: (awai
       list: 200,
       listed: 1,
       validation: true,
+      openapi: '3.1.0',
+      paths: ['/movies', '/movies/openapi.json', '/movies/{id}'],
     })
   })
 
