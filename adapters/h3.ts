@@ -1,12 +1,13 @@
 /** @module movie-log/h3: mount a movie log in an h3 v2 app. */
 import { defineHandler, H3, type H3Event, HTTPResponse } from 'h3'
 import { FastResponse } from 'srvx'
-import { createMovieLogReplier, type MovieLogHttpOptions } from '../src/http'
-import type { MovieLog } from '../src/movie-log'
-import { reasonPhrase } from '../src/reply'
+import type { MovieLog } from '../src/core/movie-log'
+import type { MovieLogHttpOptions } from '../src/http/options'
+import { createMovieLogReplier } from '../src/http/replier'
+import { reasonPhrase } from '../src/http/reply'
 
-export type { CorsOrigins } from '../src/cors'
-export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http'
+export type { CorsOrigins } from '../src/http/cors'
+export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http/options'
 
 const ANY_PATH = '/**'
 // The collection gets a route of its own: mounted, it is a static route, found without the

@@ -1,11 +1,12 @@
 /** @module movie-log/web: serve a movie log from any web-standard `fetch` host. */
 
-import { createMovieLogFetch, type MovieLogHttpOptions } from '../src/http'
-import type { MovieLog } from '../src/movie-log'
+import type { MovieLog } from '../src/core/movie-log'
+import type { MovieLogHttpOptions } from '../src/http/options'
+import { createMovieLogFetch } from '../src/http/replier'
 
-export type { CorsOrigins } from '../src/cors'
-export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http'
-export type { Problem, ProblemFieldError } from '../src/problem'
+export type { CorsOrigins } from '../src/http/cors'
+export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http/options'
+export type { Problem, ProblemFieldError } from '../src/http/problem'
 
 /**
  * Turns a movie log into a web-standard handler, `(request: Request) => Promise<Response>`, for

@@ -1,7 +1,7 @@
 /** Fills a running server's store with movies: over HTTP, or in SQL batches for SQL stores. */
 import type Keyv from 'keyv'
 import { openStore } from '../examples/store'
-import { createUuidV7Generator } from '../src/id'
+import { createUuidV7Generator } from '../src/core/id'
 
 export const MOVIE = {
   title: 'Heat',

@@ -5,12 +5,10 @@ export {
   MovieLogError,
   type MovieLogErrorCode,
   MovieValidationError,
-  StoreUnavailableError,
-  UnsupportedStoreError,
   type ValidationIssue,
-} from './errors'
-export type { Clock, IdGenerator } from './id'
-export type { Movie, NewMovie } from './movie'
+} from './core/errors'
+export type { Clock, IdGenerator } from './core/id'
+export type { Movie, NewMovie } from './core/movie'
 export {
   type AddMovieOptions,
   createMovieLog,
@@ -18,6 +16,7 @@ export {
   type MovieLog,
   type MovieLogOptions,
   type MoviePage,
-} from './movie-log'
-export type { MovieLogStore } from './store'
-export type { StoreFailureReason } from './store-failure'
+} from './core/movie-log'
+export { StoreUnavailableError, UnsupportedStoreError } from './core/store-errors'
+export type { StoreFailureReason } from './core/store-failure'
+export type { MovieLogStore } from './drivers/keyv'

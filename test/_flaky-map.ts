@@ -1,14 +1,13 @@
+import Keyv, { type KeyvStoreAdapter } from 'keyv'
+
 /** A Map store that fails every call while `failing` is true, as a store that went away. */
 export class FlakyMap extends Map {
   failing = true
-  /** When set, reads succeed this many more times, then the store fails. */
-  readsLeft: number | undefined
 
   private check(): void {
     if (this.failing) throw new Error('store down: secret-internal-detail')
   }
   override get(key: unknown) {
-    if (this.readsLeft !== undefined && this.readsLeft-- <= 0) this.failing = true
     this.check()
     return super.get(key)
   }
@@ -20,4 +19,33 @@ export class FlakyMap extends Map {
     this.check()
     return super.keys()
   }
+}
+
+/**
+ * A Keyv over a store that lists by scanning (each page reads every movie) and fails once it
+ * has read `failAfter(n)` entries more: a store that goes away in the middle of a listing.
+ */
+export function flakyScanStore(): { keyv: Keyv; failAfter(reads: number): void } {
+  const map = new Map<string, unknown>()
+  let readsLeft = Number.POSITIVE_INFINITY
+  const adapter = {
+    get: async (key: string) => map.get(key),
+    set: async (key: string, value: unknown) => {
+      map.set(key, value)
+      return true
+    },
+    delete: async (key: string) => map.delete(key),
+    clear: async () => map.clear(),
+    has: async (key: string) => map.has(key),
+  }
+  const keyv = new Keyv({ store: adapter as unknown as KeyvStoreAdapter })
+  keyv.iterator = async function* () {
+    for (const [key, value] of map) {
+      if (readsLeft-- <= 0) throw new Error('store down: secret-internal-detail')
+      // Keys as keyv's own iterators give them: without the namespace.
+      const name = key.slice(`${keyv.namespace}:`.length)
+      yield [name, ((await keyv.deserializeData(value as string)) as { value: unknown }).value]
+    }
+  }
+  return { keyv, failAfter: (reads) => (readsLeft = reads) }
 }

@@ -5,7 +5,7 @@ import { toNodeHandler } from 'h3/node'
 import type { MovieLog } from 'movie-log'
 import { toH3Handler } from 'movie-log/h3'
 import { type MovieLogHttpOptions, toWebHandler } from 'movie-log/web'
-import { normaliseBasePath } from '../src/http-request'
+import { normaliseBasePath } from '../src/http/request'
 import { createResponseChecker } from './_openapi'
 
 /** One way of serving the log over HTTP, as a test sees it. */

@@ -9,6 +9,7 @@ import {
   StoreUnavailableError,
 } from 'movie-log'
 import { afterAll, describe, expect, it } from 'vitest'
+import { describeDriverSuite } from './_driver-suite'
 import { aMovie, MOVIE_FIELDS } from './_movies'
 import { describeWith } from './_services'
 
@@ -159,16 +160,15 @@ export function describeStoreSuite(backend: StoreBackend | 'REDIS_URL' | 'POSTGR
       const added = await addMany(log, 30)
       await log.listMovies({ limit: 1 })
       // From here, a full walk of the store fails: pages must come from the store's own index.
-      const walk = () => {
-        throw new Error('iterated the whole store')
+      const restore = trapWalks(store)
+      try {
+        const page = await log.listMovies({ limit: 5, cursor: null })
+        expect(page.movies.map((m) => m.id)).toEqual(added.slice(0, 5).map((m) => m.id))
+        const next = await log.listMovies({ limit: 5, cursor: page.nextCursor })
+        expect(next.movies.map((m) => m.id)).toEqual(added.slice(5, 10).map((m) => m.id))
+      } finally {
+        restore()
       }
-      if ('iterator' in store) Object.assign(store, { iterator: walk })
-      const inner = (store as { store?: object }).store
-      if (inner && 'iterator' in inner) Object.assign(inner, { iterator: walk })
-      const page = await log.listMovies({ limit: 5, cursor: null })
-      expect(page.movies.map((m) => m.id)).toEqual(added.slice(0, 5).map((m) => m.id))
-      const next = await log.listMovies({ limit: 5, cursor: page.nextCursor })
-      expect(next.movies.map((m) => m.id)).toEqual(added.slice(5, 10).map((m) => m.id))
     })
 
     it('adds once per idempotency key: 50 concurrent retries from two logs give one movie', async () => {
@@ -220,6 +220,40 @@ export function describeStoreSuite(backend: StoreBackend | 'REDIS_URL' | 'POSTGR
       }
     })
   })
+  describeDriverSuite(backend)
+}
+
+/**
+ * Makes every way of walking a whole store throw: a keyv `iterator()` on the store and on what
+ * it wraps, and a Map's `keys`, `entries`, `values`, `forEach` and iteration. Returns the undo.
+ */
+function trapWalks(store: MovieLogStore): () => void {
+  const walk = () => {
+    throw new Error('iterated the whole store')
+  }
+  const undo: (() => void)[] = []
+  const trap = (target: object, names: (string | symbol)[]) => {
+    for (const name of names) {
+      if (!(name in target)) continue
+      const own = Object.getOwnPropertyDescriptor(target, name)
+      Object.defineProperty(target, name, { value: walk, configurable: true, writable: true })
+      undo.push(() =>
+        own
+          ? Object.defineProperty(target, name, own)
+          : delete (target as Record<string | symbol, unknown>)[name],
+      )
+    }
+  }
+  const mapWalks = ['keys', 'entries', 'values', 'forEach', Symbol.iterator]
+  let layer: unknown = store
+  // A Keyv, the adapter it holds, and the Map that adapter may hold (keyv 6).
+  for (let depth = 0; depth < 3 && typeof layer === 'object' && layer !== null; depth++) {
+    trap(layer, layer instanceof Map ? mapWalks : ['iterator'])
+    layer = (layer as { store?: unknown }).store
+  }
+  return () => {
+    for (const step of undo.reverse()) step()
+  }
 }
 
 /** Walks every page of `limit`, calling `between` after each page; returns the ids seen. */
@@ -255,6 +289,6 @@ async function addMany(log: MovieLog, count: number): Promise<Movie[]> {
 // Skipped with its reason, or under CI a failing test: a skipped suite would pass unseen.
 function describeMissingBackend(variable: 'REDIS_URL' | 'POSTGRES_URL'): void {
   describeWith(variable, 'store conformance', () => {
-    it('runs against the backend', () => {})
+    it.skip('runs against the backend')
   })
 }

@@ -1,12 +1,12 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Movie } from 'movie-log'
 import { afterEach, expect, it } from 'vitest'
 import { aMovie } from './_movies'
 import { freePort } from './_ports'
 import { type Child, startPrivateRedis, startServerProcess, stop } from './_processes'
 import { describeWith } from './_services'
+import { tempFolders } from './_temp'
+
+const tempFolder = tempFolders()
 
 const running: Child[] = []
 afterEach(async () => {
@@ -26,7 +26,7 @@ describeWith('redis-server', 'a private Redis killed under load', () => {
       '--appendfsync',
       'always',
       '--dir',
-      mkdtempSync(join(tmpdir(), 'movie-log-aof-')),
+      tempFolder('movie-log-aof-'),
     ]
     let redis = await startPrivateRedis(port, durable)
     running.push(redis)

@@ -1,3 +1,4 @@
+import Keyv, { type KeyvStoreAdapter } from 'keyv'
 import { createMovieLog, type MovieLog } from 'movie-log'
 import type { MovieLogAction, MovieLogHttpOptions } from 'movie-log/web'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -157,15 +158,23 @@ describe.each(HTTP_TARGETS)('access and limits: %s', (_name, createTarget: HttpT
 
   describe('limits', () => {
     it('answers 503 within the store timeout when the store hangs', async () => {
-      const hung = new Map()
+      // A store behind a dead connection: every call hangs (a Map cannot, so it has no timer).
       const never = () => new Promise<never>(() => {})
-      Object.assign(hung, { get: never, set: never, keys: never })
+      const adapter = { get: never, set: never, delete: never, clear: never, has: never }
+      const hung = new Keyv({ store: adapter as unknown as KeyvStoreAdapter })
+      hung.iterator = async function* () {
+        yield await never()
+      }
       const log = createMovieLog(hung, { storeTimeoutMs: 200 })
       const { http } = await serve({}, log)
       const started = Date.now()
       const response = await post(http)
       expect(response.status).toBe(503)
+      // The timeout answered, not something before it.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190)
       expect(Date.now() - started).toBeLessThan(2000)
+      const list = await http.fetch('/movies')
+      expect(list.status).toBe(503)
     })
 
     it('answers 503 with Retry-After past the cap on adds in flight', async () => {

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createUuidV7Generator } from '../src/id'
+import { createUuidV7Generator } from '../src/core/id'
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const START = Date.parse('2024-05-01T20:30:00.000Z')

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type KeyvRedis from '@keyv/redis'
 import KeyvSqlite from '@keyv/sqlite'
 import { createMovieLog, type Movie } from 'movie-log'
 import { describe, expect, it } from 'vitest'
 import { openStore } from '../examples/store'
-import { createMovieCache } from '../src/indexes/movie-cache'
-import { moviesJson } from '../src/movie-json'
+import { createMovieCache } from '../src/drivers/movie-cache'
+import { moviesJson } from '../src/http/movie-json'
 import { aMovie } from './_movies'
 import { describeWith } from './_services'
+import { tempFolders } from './_temp'
+
+const tempFolder = tempFolders()
 
 const movie = (id: string): Movie => ({ id, ...aMovie(), notes: '' }) as Movie
 
@@ -34,7 +35,7 @@ describe('the movie cache of an index', () => {
 
 describe('a listing from a SQL store', () => {
   it('reuses the movies it read before, and reads the ones it has not', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'movie-log-cache-')), 'movies.sqlite')
+    const file = join(tempFolder('movie-log-cache-'), 'movies.sqlite')
     const store = new KeyvSqlite(`sqlite://${file}`)
     const log = createMovieLog(store)
     const first = await log.addMovie(aMovie({ title: 'First' }))

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { parseNewMovie, parseWithSuperstruct } from '../src/movie'
+import { parseNewMovie, parseWithSuperstruct } from '../src/core/movie'
 import { aMovie } from './_movies'
 
 // parseNewMovie takes a fast path for valid movies and falls back to superstruct for the rest.

@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import { createMovieLog, MovieValidationError } from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
 import { afterAll, describe, expect, it } from 'vitest'
-import { parseNewMovie } from '../src/movie'
+import { parseNewMovie } from '../src/core/movie'
 import { createOpenApiDocument } from '../src/openapi/document'
 import { aMovie } from './_movies'
 

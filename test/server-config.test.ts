@@ -1,11 +1,12 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Keyv from 'keyv'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, configFromEnv, createApp } from '../examples/server'
 import { openStore } from '../examples/store'
 import { aMovie } from './_movies'
+import { tempFolders } from './_temp'
+
+const tempFolder = tempFolders()
 
 const ORIGIN = 'http://movie-log.test'
 
@@ -35,7 +36,7 @@ describe('the example server settings', () => {
   })
 
   it('keeps a SQLite file in WAL mode, each add still synced before its 201', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'movie-log-wal-')), 'movies.sqlite')
+    const file = join(tempFolder('movie-log-wal-'), 'movies.sqlite')
     const keyv = await openStore(`sqlite://${file}`)
     try {
       const { query } = keyv.store as { query(sql: string): Promise<Record<string, unknown>[]> }

@@ -1,7 +1,5 @@
 import { once } from 'node:events'
-import { mkdtempSync } from 'node:fs'
 import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Movie } from 'movie-log'
 import { describe, expect, it } from 'vitest'
@@ -10,11 +8,13 @@ import { freePort } from './_ports'
 import { launchServer, stop } from './_processes'
 import { childrenOfEachTest, list, post } from './_server-client'
 import { describeWith, type Need } from './_services'
+import { tempFolders } from './_temp'
+
+const tempFolder = tempFolders()
 
 const { running, start } = childrenOfEachTest()
 
-const sqliteUrl = () =>
-  `sqlite://${join(mkdtempSync(join(tmpdir(), 'movie-log-server-')), 'db', 'movies.sqlite')}`
+const sqliteUrl = () => `sqlite://${join(tempFolder('movie-log-server-'), 'db', 'movies.sqlite')}`
 
 const stores: [string, () => string | undefined, boolean, Need?][] = [
   ['SQLite', sqliteUrl, true],

@@ -1,11 +1,12 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import KeyvSqlite from '@keyv/sqlite'
 import { urlBackend } from './_backends'
 import { describeStoreSuite } from './_store-suite'
+import { tempFolders } from './_temp'
 
-const folder = mkdtempSync(join(tmpdir(), 'movie-log-sqlite-'))
+const tempFolder = tempFolders()
+
+const folder = tempFolder('movie-log-sqlite-')
 
 describeStoreSuite(
   urlBackend(

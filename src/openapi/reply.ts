@@ -1,4 +1,4 @@
-import { jsonReply, type Reply } from '../reply'
+import { jsonReply, type Reply } from '../http/reply'
 import { createOpenApiDocument } from './document'
 
 /**

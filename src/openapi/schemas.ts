@@ -9,7 +9,7 @@ import {
   RELEASE_YEAR_MIN,
   TITLE_MAX_LENGTH,
   UNSAFE_IN_LINK,
-} from '../movie'
+} from '../core/fields'
 
 export type JsonSchema = Record<string, unknown>
 

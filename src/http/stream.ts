@@ -1,4 +1,4 @@
-import type { MovieLog, MoviePage } from './movie-log'
+import type { MovieLog, MoviePage } from '../core/movie-log'
 
 /** The full list goes out a page at a time: memory holds one page, whatever the log's size. */
 export const STREAM_PAGE_SIZE = 1000

@@ -6,9 +6,7 @@ export { container, type DependencyContainer, inject, injectable, Lifecycle } fr
 
 /** Injection tokens. tsup emits no decorator metadata, so every dependency is named. */
 export const TOKENS = {
-  keyv: Symbol('movie-log.keyv'),
-  movieStore: Symbol('movie-log.movie-store'),
+  driver: Symbol('movie-log.driver'),
   generateId: Symbol('movie-log.generate-id'),
-  storeTimeoutMs: Symbol('movie-log.store-timeout-ms'),
   clock: Symbol('movie-log.clock'),
 } as const

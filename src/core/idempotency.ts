@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
-import type { Claims } from './claims'
+import type { MovieDriver } from '../drivers/types'
 import { IdempotencyError } from './errors'
 import type { Movie } from './movie'
+
+type Claims = Pick<MovieDriver, 'create' | 'read' | 'write'>
 
 /** How long a key replays its first movie, as the IETF idempotency-key draft suggests. */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
@@ -52,7 +54,7 @@ export async function addOnce(
     if (await claims.create(key, JSON.stringify(claim), IDEMPOTENCY_TTL_MS)) {
       return finish(claims, key, claim, put)
     }
-    const stored = await claims.get(key)
+    const stored = await claims.read(key)
     if (stored === undefined) continue // expired between the two calls: claim it again
     const existing = JSON.parse(stored) as ClaimRecord
     if (existing.fingerprint !== fingerprint) {
@@ -80,7 +82,7 @@ async function finish(
   put: (movie: Movie) => Promise<void>,
 ): Promise<Movie> {
   await put(claim.movie)
-  await claims.replace(key, JSON.stringify({ ...claim, state: 'done' }), IDEMPOTENCY_TTL_MS)
+  await claims.write(key, JSON.stringify({ ...claim, state: 'done' }), IDEMPOTENCY_TTL_MS)
   return claim.movie
 }
 

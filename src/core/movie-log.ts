@@ -1,9 +1,11 @@
+import { createDriver, type MovieDriver, type MovieLogStore, toKeyv } from '../drivers'
 import { container, inject, injectable, Lifecycle, TOKENS } from './container'
+import { decodeCursor, encodeCursor } from './cursor'
 import { InvalidPageRequestError } from './errors'
+import { guardDriver } from './guard'
 import { type Clock, createUuidV7Generator, type IdGenerator } from './id'
 import { addOnce } from './idempotency'
 import { type Movie, parseNewMovie } from './movie'
-import { decodeCursor, encodeCursor, type MovieLogStore, MovieStore, toKeyv } from './store'
 
 /**
  * Options of `createMovieLog`.
@@ -105,7 +107,7 @@ const processIdGenerator = createUuidV7Generator()
 @injectable()
 class MovieLogService implements MovieLog {
   constructor(
-    @inject(TOKENS.movieStore) private readonly store: MovieStore,
+    @inject(TOKENS.driver) private readonly store: MovieDriver,
     @inject(TOKENS.generateId) private readonly generateId: IdGenerator,
     @inject(TOKENS.clock) private readonly clock: Clock,
   ) {}
@@ -127,7 +129,7 @@ class MovieLogService implements MovieLog {
       return movie
     }
     const put = (stored: Movie) => this.store.put(stored)
-    return addOnce(this.store.claims, options.idempotencyKey, input, movie, put, this.clock)
+    return addOnce(this.store, options.idempotencyKey, input, movie, put, this.clock)
   }
 
   async listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
@@ -172,11 +174,11 @@ export function createMovieLog(store?: MovieLogStore, options: MovieLogOptions =
   const generateId =
     options.generateId ??
     (options.clock ? createUuidV7Generator(options.clock) : processIdGenerator)
-  scope.register(TOKENS.keyv, { useValue: toKeyv(store, options.namespace) })
+  // The one place a store's kind is looked at: its driver is chosen here, once.
+  const driver = createDriver(toKeyv(store, options.namespace))
+  scope.register(TOKENS.driver, { useValue: guardDriver(driver, options.storeTimeoutMs ?? 5000) })
   scope.register(TOKENS.generateId, { useValue: generateId })
-  scope.register(TOKENS.storeTimeoutMs, { useValue: options.storeTimeoutMs ?? 5000 })
   scope.register(TOKENS.clock, { useValue: options.clock ?? Date.now })
-  scope.register(TOKENS.movieStore, MovieStore, { lifecycle: Lifecycle.ContainerScoped })
   scope.register(MovieLogService, MovieLogService, { lifecycle: Lifecycle.ContainerScoped })
   return scope.resolve(MovieLogService)
 }

@@ -2,11 +2,11 @@ import {
   MovieLogError,
   type MovieLogErrorCode,
   NOT_A_JSON_OBJECT,
-  type StoreUnavailableError,
   type ValidationIssue,
-} from './errors'
+} from '../core/errors'
+import type { StoreUnavailableError } from '../core/store-errors'
+import type { StoreFailureReason } from '../core/store-failure'
 import { type Reply, reasonPhrase } from './reply'
-import type { StoreFailureReason } from './store-failure'
 
 /**
  * One field problem in a problem response: where (`pointer` into the body) and what.

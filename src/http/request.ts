@@ -40,3 +40,10 @@ export function isJsonContentType(header: string | null): boolean {
   const charset = parameters.find((parameter) => parameter.startsWith('charset='))
   return charset === undefined || /^charset="?utf-8"?$/.test(charset)
 }
+
+// From the href, which every URL (h3's lazy one included) has at hand without a full parse.
+export function originOf(url: URL): string {
+  const { href } = url
+  const path = href.indexOf('/', href.indexOf('//') + 2)
+  return path === -1 ? href : href.slice(0, path)
+}

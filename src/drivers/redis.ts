@@ -1,7 +1,8 @@
 import type Keyv from 'keyv'
-import type { Movie } from '../movie'
+import { type Movie, sameMovie } from '../core/movie'
+import { keyvCodec } from './keyv'
 import { createMovieCache } from './movie-cache'
-import { MOVIE_KEY_PREFIX, type MovieIndex, movieKey } from './types'
+import { MOVIE_KEY_PREFIX, type MovieDriver, movieKey, RECORD_KEY_PREFIX } from './types'
 
 // The few node-redis calls used here, so the core needs no Redis package of its own.
 interface RedisClient {
@@ -14,7 +15,8 @@ interface RedisClient {
   ): Promise<string[]>
   mGet(keys: string[]): Promise<(string | null)[]>
   get(key: string): Promise<string | null>
-  set(key: string, value: string): Promise<unknown>
+  set(key: string, value: string, options?: { NX?: boolean; PX?: number }): Promise<unknown>
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
 }
 interface RedisMulti {
   set(key: string, value: string): RedisMulti
@@ -41,12 +43,20 @@ export function isRedisAdapter(store: unknown): store is RedisAdapter {
   )
 }
 
+// Sets KEYS[1] to ARGV[2] only while it still holds ARGV[1]: one step, so one writer wins.
+const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2])
+  return 1
+end
+return 0`
+
 /**
  * A Redis store: a sorted set of ids next to the movies, written with each movie in one
  * MULTI, so concurrent adds from many processes are all listed; a page is one ZRANGE BYLEX and
- * one MGET. (A Redis Cluster would split the two keys across slots: it uses the scan index.)
+ * one MGET. Create-if-absent is SET NX, compare-and-set a script. (A Redis Cluster would split
+ * the keys across slots: it uses the scan driver.)
  */
-export function createRedisIndex(keyv: Keyv, adapter: RedisAdapter): MovieIndex {
+export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): MovieDriver {
   const key = (name: string) => adapter.createKeyPrefix(name, adapter.namespace)
   const indexKey = key('movie-index')
   const readyKey = key('movie-index-ready')
@@ -70,11 +80,40 @@ export function createRedisIndex(keyv: Keyv, adapter: RedisAdapter): MovieIndex 
     ready = true
   }
 
+  const client = () => adapter.getClient()
+  const codec = keyvCodec(keyv)
+  const record = (name: string) => key(RECORD_KEY_PREFIX + name)
+
   return {
+    remote: true,
+    get: async (id) => {
+      const value = await (await client()).get(key(movieKey(id)))
+      if (value === null) return undefined
+      return codec.decode(value)
+    },
+    replace: async (expected, next) => {
+      const redis = await client()
+      const stored = await redis.get(key(movieKey(next.id)))
+      if (stored === null) return false
+      const movie = await codec.decode(stored)
+      if (!movie || !sameMovie(movie, expected)) return false
+      const keys = [key(movieKey(next.id))]
+      const swapped = await redis.eval(COMPARE_AND_SET, {
+        keys,
+        arguments: [stored, await codec.encode(next)],
+      })
+      return swapped === 1
+    },
+    create: async (name, value, ttlMs) =>
+      (await (await client()).set(record(name), value, { NX: true, PX: ttlMs })) === 'OK',
+    read: async (name) => (await (await client()).get(record(name))) ?? undefined,
+    write: async (name, value, ttlMs) => {
+      await (await client()).set(record(name), value, { PX: ttlMs })
+    },
     put: async (movie) => {
       const client = await adapter.getClient()
       await ensureIndex(client)
-      const value = (await keyv.serializeData({ value: movie, expires: undefined })) as string
+      const value = await codec.encode(movie)
       await client
         .multi()
         .set(key(movieKey(movie.id)), value)
@@ -97,8 +136,8 @@ export function createRedisIndex(keyv: Keyv, adapter: RedisAdapter): MovieIndex 
       const read = new Map<string, Movie>()
       for (const value of values) {
         if (value === null) continue
-        const data = (await keyv.deserializeData(value)) as { value?: Movie } | undefined
-        if (data?.value) read.set(data.value.id, cache.keep(data.value))
+        const movie = await codec.decode(value)
+        if (movie) read.set(movie.id, cache.keep(movie))
       }
       const movies: Movie[] = []
       for (const [index, id] of ids.entries()) {

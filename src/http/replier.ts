@@ -1,82 +1,24 @@
+import { InvalidPageRequestError } from '../core/errors'
+import type { Movie } from '../core/movie'
+import type { MovieLog } from '../core/movie-log'
+import { StoreUnavailableError } from '../core/store-errors'
+import { OPENAPI_FILE } from '../openapi/document'
+import { createOpenApiReply } from '../openapi/reply'
 import { acceptsJson } from './accept'
-import { type CorsOrigins, corsHeaders, isPreflight, preflightReply } from './cors'
-import { InvalidPageRequestError, StoreUnavailableError } from './errors'
-import { readJsonBody } from './http-body'
-import { checkHttpOptions } from './http-options'
+import { readJsonBody } from './body'
+import { addCorsHeaders, isPreflight, preflightReply } from './cors'
+import { movieJson, moviesJson } from './movie-json'
+import { checkHttpOptions, type MovieLogAction, type MovieLogHttpOptions } from './options'
+import { errorReply, problemReply } from './problem'
+import { JSON_TYPE, jsonReply, type Reply, toWebResponse } from './reply'
 import {
   isJsonContentType,
   normaliseBasePath,
+  originOf,
   parseIdempotencyKey,
   resolveTarget,
-} from './http-request'
-import { STREAM_PAGE_SIZE, streamAllMovies } from './http-stream'
-import type { Movie } from './movie'
-import { movieJson, moviesJson } from './movie-json'
-import type { MovieLog } from './movie-log'
-import { OPENAPI_FILE } from './openapi/document'
-import { createOpenApiReply } from './openapi/reply'
-import { errorReply, problemReply } from './problem'
-import { JSON_TYPE, jsonReply, type Reply, toWebResponse } from './reply'
-
-/**
- * Options of the HTTP handlers (`toWebHandler`, `toH3Handler`).
- *
- * @example
- * ```ts
- * toWebHandler(log, { basePath: '/api/movies', maxBodyBytes: 64 * 1024, maxPageSize: 200 })
- * ```
- */
-export interface MovieLogHttpOptions {
-  /**
-   * The public path the log is mounted at, used to recognise requests and to write `Location`
-   * and `Link` URLs. Requests may arrive with it (a host that keeps the prefix) or without it
-   * (a host that strips it, like h3's `app.mount`). Default `'/movies'`.
-   */
-  basePath?: string
-  /** Largest accepted POST body, in bytes. Default 1 MiB. */
-  maxBodyBytes?: number
-  /** Largest page `?limit=` can ask for; larger limits are lowered to it. Default 1000. */
-  maxPageSize?: number
-  /**
-   * Called with every error that became a 500 (a bug), and with every `StoreUnavailableError`
-   * that became a 503 (its `reason` and `storeCode` say why), for logging. Default:
-   * `console.error` for 500s; 503s are left to you.
-   */
-  onError?: (error: unknown, request: Request) => void
-  /**
-   * Decides who may do what. `true` lets the request through; `false` or `401` answers 401 with
-   * `WWW-Authenticate: Bearer`; `403` answers 403. Default: everyone may do everything.
-   */
-  authorize?: (
-    request: Request,
-    action: MovieLogAction,
-  ) => AuthorizeResult | Promise<AuthorizeResult>
-  /** Browser origins allowed to call the log (CORS): a list, or `'*'`. Default: none. */
-  cors?: CorsOrigins
-  /** Adds handled at once; past it, POST answers 503 with `Retry-After`. Default 256. */
-  maxConcurrentAdds?: number
-}
-
-/**
- * What a request wants to do: list the log, read one movie, or add one.
- *
- * @example
- * ```ts
- * const authorize = (request: Request, action: MovieLogAction) => action !== 'add' || isAdmin(request)
- * ```
- */
-export type MovieLogAction = 'list' | 'read' | 'add'
-
-/**
- * The answer of `authorize`: allowed (`true`), unauthenticated (`false`, `401`) or forbidden (`403`).
- *
- * @example
- * ```ts
- * const authorize = (request: Request): AuthorizeResult =>
- *   !request.headers.has('authorization') ? 401 : isAdmin(request) ? true : 403
- * ```
- */
-export type AuthorizeResult = boolean | 401 | 403
+} from './request'
+import { STREAM_PAGE_SIZE, streamAllMovies } from './stream'
 
 const COLLECTION_METHODS = 'GET, HEAD, POST'
 const ITEM_METHODS = 'GET, HEAD'
@@ -240,22 +182,6 @@ export function createMovieLogFetch(
 ): (request: Request) => Promise<Response> {
   const reply = createMovieLogReplier(log, options)
   return async (request) => toWebResponse(await reply(request, new URL(request.url)))
-}
-
-function addCorsHeaders(reply: Reply, origins: CorsOrigins, origin: string | null): void {
-  for (const [name, value] of Object.entries(corsHeaders(origins, origin))) {
-    if (name !== 'vary') reply.headers[name] = value
-    else if (!/\borigin\b/i.test(reply.headers.vary ?? '')) {
-      reply.headers.vary = reply.headers.vary ? `${reply.headers.vary}, ${value}` : value
-    }
-  }
-}
-
-// From the href, which every URL (h3's lazy one included) has at hand without a full parse.
-function originOf(url: URL): string {
-  const { href } = url
-  const path = href.indexOf('/', href.indexOf('//') + 2)
-  return path === -1 ? href : href.slice(0, path)
 }
 
 function varyAccept(): Record<string, string> {

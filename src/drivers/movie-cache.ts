@@ -1,4 +1,4 @@
-import type { Movie } from '../movie'
+import type { Movie } from '../core/movie'
 
 /** Movies kept per index. 4096 movies hold about 2.5 MB, with their JSON text. */
 const CAPACITY = 4096

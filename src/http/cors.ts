@@ -58,3 +58,13 @@ export function preflightReply(
 export function isPreflight(request: Request): boolean {
   return request.method === 'OPTIONS' && request.headers.has('access-control-request-method')
 }
+
+/** Adds the CORS headers of a request's origin to a reply, joining any `Vary` it has. */
+export function addCorsHeaders(reply: Reply, origins: CorsOrigins, origin: string | null): void {
+  for (const [name, value] of Object.entries(corsHeaders(origins, origin))) {
+    if (name !== 'vary') reply.headers[name] = value
+    else if (!/\borigin\b/i.test(reply.headers.vary ?? '')) {
+      reply.headers.vary = reply.headers.vary ? `${reply.headers.vary}, ${value}` : value
+    }
+  }
+}

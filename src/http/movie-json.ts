@@ -1,4 +1,4 @@
-import type { Movie } from './movie'
+import type { Movie } from '../core/movie'
 
 /** Movies whose JSON text is kept: about 1 MB of text. */
 const CAPACITY = 4096

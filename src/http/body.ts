@@ -1,4 +1,4 @@
-import { readNodeBody, unreadNodeRequest } from './http-node-body'
+import { readNodeBody, unreadNodeRequest } from './node-body'
 
 /** Why a request body could not be read as JSON. */
 type BodyProblem = { status: 413; detail: string } | { status: 400; detail: string }

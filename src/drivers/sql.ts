@@ -1,24 +1,11 @@
 import type Keyv from 'keyv'
-import type { Movie } from '../movie'
+import { type Movie, sameMovie } from '../core/movie'
+import { keyvCodec, keyvKeyPrefix } from './keyv'
 import { createMovieCache } from './movie-cache'
-import { MOVIE_KEY_PREFIX, type MovieIndex, movieKey } from './types'
-
-/** The parts of a @keyv/sqlite or @keyv/postgres adapter this index relies on. */
-export interface SqlAdapter {
-  opts: { dialect: 'sqlite' | 'postgres'; table: string; schema?: string }
-  query(sql: string, ...parameters: unknown[]): Promise<{ key: string; value: string }[]>
-}
-
-export function isSqlAdapter(store: unknown): store is SqlAdapter {
-  const candidate = store as Partial<SqlAdapter> | null
-  const dialect = candidate?.opts?.dialect
-  return (
-    typeof candidate?.query === 'function' &&
-    (dialect === 'sqlite' || dialect === 'postgres') &&
-    /^[A-Za-z_][A-Za-z0-9_]*$/.test(candidate.opts?.table ?? '') &&
-    /^[A-Za-z_][A-Za-z0-9_]*$/.test(candidate.opts?.schema ?? 'public')
-  )
-}
+import { keyvMovie, setOrThrow } from './records'
+import { type SqlAdapter, sqlRunner, sqlTable } from './sql-adapter'
+import { sqlRecords } from './sql-records'
+import { MOVIE_KEY_PREFIX, type MovieDriver, movieKey } from './types'
 
 // One "C"-collated index per Postgres table, created once per process.
 const postgresIndexes = new Map<string, Promise<void>>()
@@ -26,37 +13,55 @@ const postgresIndexes = new Map<string, Promise<void>>()
 /**
  * SQLite and PostgreSQL: keyv keeps one row per key, with the key as primary key, so a page is
  * an ordered range over the log's `movie:` keys that reads only the rows it returns.
- * Writes stay keyv's own single-row upserts.
+ * Writes stay keyv's own single-row upserts; create-if-absent is INSERT ... ON CONFLICT DO
+ * NOTHING, compare-and-set an UPDATE conditioned on the row's old value.
  */
-export function createSqlIndex(keyv: Keyv, adapter: SqlAdapter): MovieIndex {
-  const prefix = `${keyv.useKeyPrefix && keyv.namespace ? `${keyv.namespace}:` : ''}${MOVIE_KEY_PREFIX}`
+export function createSqlDriver(keyv: Keyv, adapter: SqlAdapter): MovieDriver {
+  const prefix = keyvKeyPrefix(keyv) + MOVIE_KEY_PREFIX
+  const run = sqlRunner(adapter)
+  const table = sqlTable(adapter)
+  const codec = keyvCodec(keyv)
   // ';' follows ':' in every collation we compare with, so this bounds the prefix's keys.
   const end = `${prefix.slice(0, -1)};`
-  const { dialect, table, schema = 'public' } = adapter.opts
+  const { dialect, table: name, schema = 'public' } = adapter.opts
   const cache = createMovieCache()
 
   const page =
     dialect === 'sqlite'
       ? (from: string, limit: number) =>
           adapter.query(
-            `SELECT key, value FROM ${table} WHERE key > ? AND key < ? ORDER BY key LIMIT ?`,
+            `SELECT key, value FROM ${name} WHERE key > ? AND key < ? ORDER BY key LIMIT ?`,
             from,
             end,
             Number.isFinite(limit) ? limit : -1,
           )
       : async (from: string, limit: number) => {
-          await ensurePostgresIndex(adapter, schema, table)
+          await ensurePostgresIndex(adapter, schema, name)
           // "C" order is byte order, as JavaScript compares ids, whatever the database locale.
           return adapter.query(
-            `SELECT key, value FROM "${schema}"."${table}" WHERE key COLLATE "C" > $1 AND key COLLATE "C" < $2 ORDER BY key COLLATE "C" LIMIT $3`,
+            `SELECT key, value FROM ${table} WHERE key COLLATE "C" > $1 AND key COLLATE "C" < $2 ORDER BY key COLLATE "C" LIMIT $3`,
             [from, end, Number.isFinite(limit) ? limit : null],
           )
         }
 
   return {
-    put: async (movie) => {
-      await keyv.set(movieKey(movie.id), movie)
+    remote: true,
+    put: (movie) => setOrThrow(keyv, movieKey(movie.id), movie),
+    get: (id) => keyvMovie(keyv, id),
+    replace: async (expected, next) => {
+      const key = prefix + next.id
+      const [row] = await run(`SELECT value FROM ${table} WHERE key = ?`, [key])
+      if (!row) return false
+      const stored = await codec.decode(row.value)
+      if (!stored || !sameMovie(stored, expected)) return false
+      const value = await codec.encode(next)
+      const updated = await run(
+        `UPDATE ${table} SET value = ? WHERE key = ? AND value = ? RETURNING key`,
+        [value, key, row.value],
+      )
+      return updated.length === 1
     },
+    ...sqlRecords(keyv, adapter),
     listAfter: async (after, limit) => {
       const rows = await page(prefix + (after ?? ''), limit)
       const movies: Movie[] = []
@@ -67,8 +72,8 @@ export function createSqlIndex(keyv: Keyv, adapter: SqlAdapter): MovieIndex {
           movies.push(cached)
           continue
         }
-        const data = (await keyv.deserializeData(row.value)) as { value?: Movie } | undefined
-        if (data?.value) movies.push(cache.keep(data.value))
+        const movie = await codec.decode(row.value)
+        if (movie) movies.push(cache.keep(movie))
       }
       return movies
     },

@@ -1,0 +1,178 @@
+import Keyv, { type KeyvOptions, type KeyvStoreAdapter } from 'keyv'
+import type { Movie } from '../core/movie'
+import { UnsupportedStoreError } from '../core/store-errors'
+
+/**
+ * What `createMovieLog` accepts as a store: a Keyv (keyv 5 or 6), a keyv storage adapter, or a
+ * `Map`.
+ *
+ * @example
+ * ```ts
+ * const store: MovieLogStore = new KeyvSqlite('sqlite://./data/movies.sqlite')
+ * ```
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a Map of any entries is a valid keyv store
+export type MovieLogStore = Keyv | KeyvStoreAdapter | Map<any, any> | KeyvLike
+
+/**
+ * The public face of a `Keyv` that movie-log uses, whichever major of keyv made it: a keyv 6
+ * Keyv is accepted where this package resolved keyv 5, and the other way round.
+ */
+export interface KeyvLike {
+  namespace?: string | undefined
+  // biome-ignore lint/suspicious/noExplicitAny: keyv's own signatures differ between majors
+  get(key: string): Promise<any>
+  set(key: string, value: unknown, ttl?: number): Promise<boolean>
+  delete(key: string | string[]): Promise<boolean>
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  iterator?: ((namespace?: string) => AsyncGenerator<any, void>) | undefined
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  on(event: string, listener: (...args: any[]) => void): unknown
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  off(event: string, listener: (...args: any[]) => void): unknown
+  disconnect(): Promise<void>
+  store: unknown
+}
+
+const DEFAULT_NAMESPACE = 'movie-log'
+
+/**
+ * Wraps a store in a Keyv that raises store failures instead of hiding them. A Keyv the caller
+ * built is used as it is, namespace included, but made to throw on errors: a log that cannot
+ * tell a failed write from a stored movie would lose movies. An adapter or Map gets a Keyv with
+ * `namespace` (default `'movie-log'`).
+ */
+export function toKeyv(store: MovieLogStore | undefined, namespace: string | undefined): Keyv {
+  if (isKeyv(store)) {
+    if (namespace !== undefined && namespace !== store.namespace) {
+      throw new UnsupportedStoreError(
+        `The Keyv given has the namespace '${store.namespace}' but options.namespace is '${namespace}': ` +
+          'a Keyv keeps its own namespace, so set it on the Keyv or pass the adapter instead.',
+      )
+    }
+    return checkedKeyv(store as Keyv)
+  }
+  namespace ??= DEFAULT_NAMESPACE
+  if (store && !(store instanceof Map)) claimAdapter(store, namespace)
+  return checkedKeyv(
+    new Keyv({
+      store: store ?? new Map(),
+      namespace,
+      throwOnErrors: true,
+      ...movieSerialization(store),
+      // Adapters that prefix keys themselves (@keyv/redis) would otherwise get it twice.
+      useKeyPrefix: !(store && 'keyPrefixSeparator' in store),
+    }),
+  )
+}
+
+/**
+ * How the Keyvs that movie-log makes store movies. A Map holds the (frozen) movies themselves;
+ * elsewhere plain JSON, since movies are plain JSON values and keyv's default serialiser runs a
+ * reviver over every string on every read (for Buffers), which costs more than the parse.
+ */
+function movieSerialization(store: unknown): Pick<KeyvOptions, 'serialize' | 'deserialize'> {
+  if (store === undefined || store instanceof Map)
+    return { serialize: undefined, deserialize: undefined }
+  return { serialize: JSON.stringify, deserialize: JSON.parse }
+}
+
+function checkedKeyv(keyv: Keyv): Keyv {
+  // keyv 5 throws on store errors with `throwOnErrors`; keyv 6 (Hookified) with
+  // `throwOnEmitError` while nobody else listens for 'error', and its `set` answers false.
+  const switches = keyv as unknown as { throwOnErrors?: boolean; throwOnEmitError?: boolean }
+  if ('throwOnErrors' in keyv) switches.throwOnErrors = true
+  if ('throwOnEmitError' in keyv) switches.throwOnEmitError = true
+  if (typeof keyv.iterator !== 'function') {
+    throw new UnsupportedStoreError(
+      'The store cannot list its keys: its keyv adapter has no iterator(). movie-log needs one to ' +
+        'list movies; a Map, @keyv/sqlite, @keyv/postgres and @keyv/redis all have it.',
+    )
+  }
+  return keyv
+}
+
+// keyv writes its namespace onto the adapter, so one adapter cannot serve two namespaces.
+const adapterNamespaces = new WeakMap<object, string>()
+
+function claimAdapter(adapter: object, namespace: string): void {
+  const claimed = adapterNamespaces.get(adapter)
+  if (claimed !== undefined && claimed !== namespace) {
+    throw new UnsupportedStoreError(
+      `This store adapter already serves the movie-log namespace '${claimed}'. keyv adapters keep ` +
+        `one namespace each: create another adapter (same URL) for the namespace '${namespace}'.`,
+    )
+  }
+  adapterNamespaces.set(adapter, namespace)
+}
+
+function isKeyv(store: unknown): store is KeyvLike {
+  if (store instanceof Keyv) return true
+  // A Keyv from another copy or major of keyv fails instanceof but has the same public shape.
+  const candidate = store as Partial<KeyvLike> | null
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    !(candidate instanceof Map) &&
+    'hooks' in candidate &&
+    'store' in candidate &&
+    typeof candidate.get === 'function' &&
+    typeof candidate.set === 'function'
+  )
+}
+
+/** How a Keyv encodes a movie as the text its adapter stores, and reads it back. */
+export interface MovieCodec {
+  encode(movie: Movie): Promise<string>
+  /** The movie in stored text, or `undefined` for text that holds none. */
+  decode(text: string): Promise<Movie | undefined>
+}
+
+/**
+ * keyv's own encoding, through the public API of either major: keyv 5's `serializeData` and
+ * `deserializeData`, keyv 6's `encode` and `decode`. A driver that reads or writes rows and
+ * keys itself stores exactly what keyv would, so keyv reads them too.
+ */
+export function keyvCodec(keyv: Keyv): MovieCodec {
+  const six = keyv as unknown as {
+    encode?: (data: { value: Movie }) => Promise<unknown>
+    decode?: (data: unknown) => Promise<{ value?: Movie } | undefined>
+  }
+  if (typeof six.encode === 'function' && typeof six.decode === 'function') {
+    const { encode, decode } = six as Required<typeof six>
+    return {
+      encode: async (movie) => (await encode.call(keyv, { value: movie })) as string,
+      decode: async (text) => (await decode.call(keyv, text))?.value,
+    }
+  }
+  return {
+    encode: async (movie) =>
+      (await keyv.serializeData({ value: movie, expires: undefined })) as string,
+    decode: async (text) =>
+      ((await keyv.deserializeData(text)) as { value?: Movie } | undefined)?.value,
+  }
+}
+
+/**
+ * The adapter a Keyv writes through: keyv 5 holds it as its store; keyv 6 wraps an adapter
+ * made for keyv 5 in a `KeyvBridgeAdapter`, whose `store` is the adapter.
+ */
+export function adapterOf(keyv: Keyv): unknown {
+  const store = keyv.store as { store?: unknown; getKeyPrefix?: unknown } | undefined
+  if (store && typeof store.getKeyPrefix === 'function' && store.store !== undefined) {
+    return store.store
+  }
+  return store
+}
+
+/**
+ * The prefix keyv puts before the log's keys in an adapter that leaves prefixing to keyv:
+ * keyv 6 says it (`getKeyPrefix`); keyv 5 writes `namespace:`.
+ */
+export function keyvKeyPrefix(keyv: Keyv): string {
+  const store = keyv.store as { getKeyPrefix?: (key: string, namespace?: string) => string }
+  if (typeof store.getKeyPrefix === 'function') {
+    return keyv.namespace ? store.getKeyPrefix('', keyv.namespace) : ''
+  }
+  return keyv.useKeyPrefix && keyv.namespace ? `${keyv.namespace}:` : ''
+}

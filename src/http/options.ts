@@ -1,0 +1,85 @@
+import type { CorsOrigins } from './cors'
+
+/**
+ * Options of the HTTP handlers (`toWebHandler`, `toH3Handler`).
+ *
+ * @example
+ * ```ts
+ * toWebHandler(log, { basePath: '/api/movies', maxBodyBytes: 64 * 1024, maxPageSize: 200 })
+ * ```
+ */
+export interface MovieLogHttpOptions {
+  /**
+   * The public path the log is mounted at, used to recognise requests and to write `Location`
+   * and `Link` URLs. Requests may arrive with it (a host that keeps the prefix) or without it
+   * (a host that strips it, like h3's `app.mount`). Default `'/movies'`.
+   */
+  basePath?: string
+  /** Largest accepted POST body, in bytes. Default 1 MiB. */
+  maxBodyBytes?: number
+  /** Largest page `?limit=` can ask for; larger limits are lowered to it. Default 1000. */
+  maxPageSize?: number
+  /**
+   * Called with every error that became a 500 (a bug), and with every `StoreUnavailableError`
+   * that became a 503 (its `reason` and `storeCode` say why), for logging. Default:
+   * `console.error` for 500s; 503s are left to you.
+   */
+  onError?: (error: unknown, request: Request) => void
+  /**
+   * Decides who may do what. `true` lets the request through; `false` or `401` answers 401 with
+   * `WWW-Authenticate: Bearer`; `403` answers 403. Default: everyone may do everything.
+   */
+  authorize?: (
+    request: Request,
+    action: MovieLogAction,
+  ) => AuthorizeResult | Promise<AuthorizeResult>
+  /** Browser origins allowed to call the log (CORS): a list, or `'*'`. Default: none. */
+  cors?: CorsOrigins
+  /** Adds handled at once; past it, POST answers 503 with `Retry-After`. Default 256. */
+  maxConcurrentAdds?: number
+}
+
+/**
+ * What a request wants to do: list the log, read one movie, or add one.
+ *
+ * @example
+ * ```ts
+ * const authorize = (request: Request, action: MovieLogAction) => action !== 'add' || isAdmin(request)
+ * ```
+ */
+export type MovieLogAction = 'list' | 'read' | 'add'
+
+/**
+ * The answer of `authorize`: allowed (`true`), unauthenticated (`false`, `401`) or forbidden (`403`).
+ *
+ * @example
+ * ```ts
+ * const authorize = (request: Request): AuthorizeResult =>
+ *   !request.headers.has('authorization') ? 401 : isAdmin(request) ? true : 403
+ * ```
+ */
+export type AuthorizeResult = boolean | 401 | 403
+
+const POSITIVE_INTEGER_OPTIONS = ['maxBodyBytes', 'maxPageSize', 'maxConcurrentAdds'] as const
+
+/**
+ * Refuses options the handlers could only misread, when the handler is made rather than on
+ * the first request: a `basePath` with a query or fragment (it could never match a path), and
+ * limits that are not positive integers (0 would refuse every body, NaN every page).
+ */
+export function checkHttpOptions(options: MovieLogHttpOptions): void {
+  const { basePath } = options
+  if (basePath !== undefined && (typeof basePath !== 'string' || /[?#]/.test(basePath))) {
+    throw new TypeError(
+      `movie-log: options.basePath must be a path, without '?' or '#', not ${JSON.stringify(basePath)}`,
+    )
+  }
+  for (const name of POSITIVE_INTEGER_OPTIONS) {
+    const value = options[name]
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
+      throw new TypeError(
+        `movie-log: options.${name} must be a positive integer, not ${String(value)}`,
+      )
+    }
+  }
+}
