@@ -3,8 +3,13 @@ import { defineConfig } from 'tsup'
 import { createOpenApiDocument } from './src/openapi/document'
 
 export default defineConfig({
-  // Keys are the dist file names: movie-log -> index, movie-log/web -> web, movie-log/h3 -> h3.
-  entry: { index: 'src/index.ts', web: 'adapters/web.ts', h3: 'adapters/h3.ts' },
+  // Keys are the dist file names: movie-log -> index, movie-log/web -> web, movie-log/h3 -> h3, movie-log/client -> client.
+  entry: {
+    index: 'src/index.ts',
+    web: 'adapters/web.ts',
+    h3: 'adapters/h3.ts',
+    client: 'src/client/index.ts',
+  },
   format: ['esm'],
   target: 'node20',
   dts: true,

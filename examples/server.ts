@@ -16,7 +16,7 @@ import { H3 } from 'h3'
 import { toNodeHandler } from 'h3/node'
 import type Keyv from 'keyv'
 import { listen } from 'listhen'
-import { createMovieLog, StoreUnavailableError } from 'movie-log'
+import { createMovieLog, type MovieLogOptions, StoreUnavailableError } from 'movie-log'
 import { type MovieLogAction, type MovieLogHttpOptions, toH3Handler } from 'movie-log/h3'
 import { createRequestLog } from './request-log'
 import { explainStoreFailure } from './start-errors'
@@ -89,12 +89,13 @@ export function createApp(
   store: Keyv,
   config: Partial<ServerConfig> = {},
   onError?: MovieLogHttpOptions['onError'],
+  logOptions?: MovieLogOptions,
 ): H3 {
   const options: MovieLogHttpOptions = { cors: config.corsOrigins, onError }
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
   return new H3({ silent: true })
     .get('/', () => ({ name: 'movie-log', movies: '/movies' }))
-    .mount('/movies', toH3Handler(createMovieLog(store), options))
+    .mount('/movies', toH3Handler(createMovieLog(store, logOptions), options))
 }
 
 /** Opens the store, checks that it answers, and listens. Rejects with a one-line reason. */

@@ -31,6 +31,25 @@ describe('the published surface', () => {
           "ValidationIssue",
           "createMovieLog",
         ],
+        "movie-log/client": [
+          "AddMovieOptions",
+          "IdempotencyError",
+          "InvalidPageRequestError",
+          "ListMoviesOptions",
+          "Movie",
+          "MovieLog",
+          "MovieLogClientOptions",
+          "MovieLogError",
+          "MovieLogErrorCode",
+          "MovieLogHttpError",
+          "MoviePage",
+          "MovieValidationError",
+          "NewMovie",
+          "StoreUnavailableError",
+          "UnsupportedStoreError",
+          "ValidationIssue",
+          "createMovieLogClient",
+        ],
         "movie-log/h3": [
           "AuthorizeResult",
           "CorsOrigins",
@@ -65,6 +84,7 @@ describe('the published surface', () => {
     }
     expect(Object.keys(pkg.exports).sort()).toEqual([
       '.',
+      './client',
       './h3',
       './openapi.json',
       './package.json',

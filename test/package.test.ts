@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -52,8 +52,13 @@ describe('the packed package', () => {
         "README.md",
         "dist/chunk-[hash].js",
         "dist/chunk-[hash].js",
+        "dist/chunk-[hash].js",
         "dist/chunk-[hash].js.map",
         "dist/chunk-[hash].js.map",
+        "dist/chunk-[hash].js.map",
+        "dist/client.d.ts",
+        "dist/client.js",
+        "dist/client.js.map",
         "dist/h3.d.ts",
         "dist/h3.js",
         "dist/h3.js.map",
@@ -96,6 +101,39 @@ console.log(JSON.stringify({ post: post.status, list: list.status, listed: (awai
       openapi: '3.1.0',
       paths: ['/movies', '/movies/openapi.json', '/movies/{id}'],
     })
+  })
+
+  it('has a client that calls the log, throws the core’s error class, and imports nothing from Node', () => {
+    writeFileSync(
+      join(app, 'client.mjs'),
+      `import { createMovieLog, MovieValidationError } from 'movie-log'
+import { createMovieLogClient } from 'movie-log/client'
+import { toWebHandler } from 'movie-log/web'
+const web = toWebHandler(createMovieLog())
+const client = createMovieLogClient('http://app/movies', { fetch: (input, init) => web(new Request(input, init)) })
+const added = await client.addMovie(${JSON.stringify(MOVIE)})
+const invalid = await client.addMovie({}).catch((error) => error)
+const { movies } = await client.listMovies()
+console.log(JSON.stringify({ listed: movies.length, same: movies[0].id === added.id, validation: invalid instanceof MovieValidationError }))
+`,
+    )
+    expect(JSON.parse(run('node', ['client.mjs']))).toEqual({
+      listed: 1,
+      same: true,
+      validation: true,
+    })
+    // Every file the client entry loads, followed through its imports: none names a Node module.
+    const dist = join(app, 'node_modules', 'movie-log', 'dist')
+    const seen = new Set<string>()
+    const visit = (file: string) => {
+      if (seen.has(file)) return
+      seen.add(file)
+      const code = readFileSync(join(dist, file), 'utf8')
+      expect(code, file).not.toMatch(/from\s*["'](node:|crypto|fs|path|http)|import\(["']node:/)
+      for (const [, imported] of code.matchAll(/from\s*["']\.\/([^"']+)["']/g)) visit(imported!)
+    }
+    visit('client.js')
+    expect(seen.size).toBeGreaterThan(1)
   })
 
   it('loads every entry with require() from CommonJS, sharing one error class', () => {

@@ -1,0 +1,121 @@
+import type { Movie } from '../core/movie'
+import type { AddMovieOptions, ListMoviesOptions, MovieLog, MoviePage } from '../core/movie-log'
+import { errorFrom } from './errors'
+import { send } from './send'
+
+/**
+ * Options of `createMovieLogClient`.
+ *
+ * @example
+ * ```ts
+ * createMovieLogClient('https://example.org/movies', {
+ *   headers: { authorization: `Bearer ${token}` },
+ *   retries: 5,
+ *   timeoutMs: 5000,
+ * })
+ * ```
+ */
+export interface MovieLogClientOptions {
+  /** The fetch to call: a wrapped one, a test double. Default: the global `fetch`. */
+  fetch?: typeof fetch
+  /** Headers sent with every request (`authorization`, say). */
+  headers?: HeadersInit
+  /** How many times a call is tried again after a network failure, a 503 or a 409. Default 3. */
+  retries?: number
+  /** How long one attempt may take, answer and body, in ms. Default 10000. */
+  timeoutMs?: number
+}
+
+// The pages a full list is walked in: the handler's default largest page.
+const WALK_PAGE_SIZE = 1000
+const NEXT_LINK = /<([^>]*)>\s*;\s*rel="?next"?/
+
+/**
+ * The log over HTTP: `url` is where a movie-log handler is mounted. It answers as the core does,
+ * errors included (`MovieValidationError` with the same `issues`, `StoreUnavailableError`, ...).
+ * Every add carries an `Idempotency-Key`, so the adds it retries make one movie. Browser-safe.
+ *
+ * @example
+ * ```ts
+ * import { createMovieLogClient } from 'movie-log/client'
+ *
+ * const log = createMovieLogClient('https://example.org/movies')
+ * const movie = await log.addMovie({
+ *   title: 'Heat',
+ *   screenedDate: '2024-05-01T20:30:00.000',
+ *   releaseYear: 1995,
+ *   imdbLink: 'https://www.imdb.com/title/tt0113277/',
+ * })
+ * const { movies } = await log.listMovies()
+ * ```
+ */
+export function createMovieLogClient(
+  url: string | URL,
+  options: MovieLogClientOptions = {},
+): MovieLog {
+  const base = String(url).replace(/\/+$/, '')
+  const sendOptions = {
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    retries: options.retries ?? 3,
+    timeoutMs: options.timeoutMs ?? 10_000,
+  }
+
+  const call = (target: string, operation: string, init: RequestInit = {}) => {
+    const headers = new Headers(options.headers)
+    headers.set('accept', 'application/json')
+    for (const [name, value] of new Headers(init.headers)) headers.set(name, value)
+    return send(target, { ...init, headers }, operation, sendOptions)
+  }
+
+  async function readPage(limit: number, cursor: string | null | undefined) {
+    const query = new URLSearchParams({ limit: String(limit) })
+    if (cursor != null) query.set('cursor', cursor)
+    const response = await call(`${base}?${query}`, 'listMovies')
+    if (response.status !== 200) throw await errorFrom(response, 'listMovies')
+    const next = NEXT_LINK.exec(response.headers.get('link') ?? '')?.[1]
+    const movies = (await response.json()) as Movie[]
+    return { movies, nextCursor: next ? new URL(next, base).searchParams.get('cursor') : null }
+  }
+
+  return {
+    async addMovie(input: unknown, { idempotencyKey }: AddMovieOptions = {}): Promise<Movie> {
+      const response = await call(base, 'addMovie', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': idempotencyKey ?? newKey(),
+        },
+        body: JSON.stringify(input ?? null),
+      })
+      if (response.status !== 201) throw await errorFrom(response, 'addMovie')
+      return response.json()
+    },
+
+    async listMovies({ limit, cursor }: ListMoviesOptions = {}): Promise<MoviePage> {
+      if (limit !== undefined) return readPage(limit, cursor)
+      // Every movie after the cursor: the pages walked here, each request a bounded one.
+      const movies: Movie[] = []
+      let page: MoviePage = { movies: [], nextCursor: cursor ?? null }
+      do {
+        page = await readPage(WALK_PAGE_SIZE, page.nextCursor)
+        movies.push(...page.movies)
+      } while (page.nextCursor !== null)
+      return { movies, nextCursor: null }
+    },
+
+    async getMovie(id: string): Promise<Movie | undefined> {
+      const response = await call(`${base}/${encodeURIComponent(id)}`, 'getMovie')
+      if (response.status === 404) return undefined
+      if (response.status !== 200) throw await errorFrom(response, 'getMovie')
+      return response.json()
+    },
+  }
+}
+
+// crypto.randomUUID exists only in secure contexts; getRandomValues everywhere.
+function newKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('')
+}

@@ -1,0 +1,83 @@
+/** Reading problem details (RFC 9457) back into the core's error classes. */
+import {
+  IdempotencyError,
+  InvalidPageRequestError,
+  MovieValidationError,
+  type ValidationIssue,
+} from '../core/errors'
+import { StoreUnavailableError, UnsupportedStoreError } from '../core/store-errors'
+
+/**
+ * An HTTP answer that no core error stands for: 401 or 403 from the server's `authorize`, 413
+ * for a body past its limit, a 5xx from a proxy, ... `status` and the problem details (when the
+ * answer had them) say what it was.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof MovieLogHttpError && error.status === 401) askForToken()
+ * }
+ * ```
+ */
+export class MovieLogHttpError extends Error {
+  override name = 'MovieLogHttpError'
+  readonly status: number
+  readonly problem: ProblemDetails | undefined
+
+  constructor(status: number, problem?: ProblemDetails) {
+    super(`HTTP ${status}${problem?.detail ? `: ${problem.detail}` : ''}`)
+    this.status = status
+    this.problem = problem
+  }
+}
+
+interface ProblemDetails {
+  type?: string
+  title?: string
+  status?: number
+  detail?: string
+  errors?: { pointer?: string; parameter?: string; detail?: string }[]
+}
+
+const TYPE_BASE = 'urn:movie-log:problem:'
+
+/** The error a failed answer stands for, as the core would have thrown it. */
+export async function errorFrom(response: Response, operation: string): Promise<Error> {
+  const problem = await readProblem(response)
+  const type = problem?.type?.startsWith(TYPE_BASE) ? problem.type.slice(TYPE_BASE.length) : ''
+  const detail = problem?.detail ?? ''
+  if (response.status === 503) return new StoreUnavailableError(operation, problem)
+  switch (type) {
+    case 'invalid-movie':
+      return new MovieValidationError(issuesOf(problem))
+    case 'invalid-page-request':
+      return new InvalidPageRequestError(issuesOf(problem))
+    case 'invalid-idempotency-key':
+      return new IdempotencyError('IDEMPOTENCY_KEY_INVALID', detail)
+    case 'idempotency-key-reused':
+      return new IdempotencyError('IDEMPOTENCY_KEY_REUSED', detail)
+    case 'idempotency-key-in-flight':
+      return new IdempotencyError('IDEMPOTENCY_KEY_IN_FLIGHT', detail)
+    case 'unsupported-store':
+      return new UnsupportedStoreError(detail)
+  }
+  return new MovieLogHttpError(response.status, problem)
+}
+
+async function readProblem(response: Response): Promise<ProblemDetails | undefined> {
+  try {
+    const problem = await response.json()
+    return problem && typeof problem === 'object' ? problem : undefined
+  } catch {
+    return undefined // not JSON: a proxy's page, say
+  }
+}
+
+// The issue paths the core names: a pointer's one segment, unescaped; the body itself is ''.
+function issuesOf(problem: ProblemDetails | undefined): ValidationIssue[] {
+  return (problem?.errors ?? []).map((error) => ({
+    path:
+      error.parameter ?? (error.pointer ?? '').slice(1).replaceAll('~1', '/').replaceAll('~0', '~'),
+    message: error.detail ?? '',
+  }))
+}

@@ -1,0 +1,57 @@
+/** One call over HTTP: a timeout per attempt, and retries for what may succeed when repeated. */
+import { StoreUnavailableError } from '../core/store-errors'
+
+export interface SendOptions {
+  fetch: typeof fetch
+  retries: number
+  timeoutMs: number
+}
+
+// 503: the store (or the server's add capacity) is briefly out. 409: the first request with the
+// same Idempotency-Key is still running. Both say to try again; nothing else does.
+const RETRIED_STATUSES = [409, 503]
+const FIRST_BACKOFF_MS = 100
+const MAX_BACKOFF_MS = 5000
+
+/**
+ * Sends `init` to `url`, retrying network failures, timeouts, 409 and 503 up to `retries` times,
+ * after the answer's `Retry-After` or an exponential backoff with jitter. Resolves with the last
+ * answer; a network failure on the last attempt becomes a StoreUnavailableError: the log could
+ * not be reached.
+ */
+export async function send(
+  url: string,
+  init: RequestInit,
+  operation: string,
+  options: SendOptions,
+): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    let response: Response | undefined
+    try {
+      response = await options.fetch(url, {
+        ...init,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      })
+    } catch (error) {
+      if (attempt >= options.retries) throw new StoreUnavailableError(operation, error)
+    }
+    if (response && (attempt >= options.retries || !RETRIED_STATUSES.includes(response.status))) {
+      return response
+    }
+    const wait = retryAfterMs(response?.headers.get('retry-after')) ?? backoffMs(attempt)
+    await response?.body?.cancel()
+    await new Promise((resolve) => setTimeout(resolve, wait))
+  }
+}
+
+// Retry-After: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+function retryAfterMs(value: string | null | undefined): number | undefined {
+  if (!value) return undefined
+  const at = /^\d+$/.test(value) ? Date.now() + Number(value) * 1000 : Date.parse(value)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now())
+}
+
+// Full jitter: retries from many clients after one outage do not arrive together.
+function backoffMs(attempt: number): number {
+  return Math.random() * Math.min(FIRST_BACKOFF_MS * 2 ** attempt, MAX_BACKOFF_MS)
+}

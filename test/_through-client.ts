@@ -1,0 +1,62 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { toNodeHandler } from 'h3/node'
+import type Keyv from 'keyv'
+import type { MovieLogOptions, MovieLogStore } from 'movie-log'
+import { createMovieLogClient, type MovieLogClientOptions } from 'movie-log/client'
+import { createApp } from '../examples/server'
+import type { StoreBackend, StoreSuiteOptions } from './_store-suite'
+
+/** Listens on a random port; resolves with the server and its origin. */
+export async function listenOnFreePort(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections()
+    server.close(() => resolve())
+  })
+}
+
+/** The example server's app on `store`, really listening; resolves with the log's URL. */
+export async function startExampleServer(
+  store: MovieLogStore,
+  logOptions?: MovieLogOptions,
+): Promise<{ url: string; server: Server }> {
+  const server = createServer(toNodeHandler(createApp(store as Keyv, {}, undefined, logOptions)))
+  return { url: `${await listenOnFreePort(server)}/movies`, server }
+}
+
+/**
+ * The store suite through the client: every log the suite opens is the example server on that
+ * store, listening, reached with `createMovieLogClient`.
+ */
+export function throughTheClient(backend: StoreBackend): [StoreBackend, StoreSuiteOptions] {
+  const servers: Server[] = []
+  const unreachable = new WeakSet<object>()
+  const wrapped: StoreBackend = {
+    ...backend,
+    openUnreachable: async () => {
+      const store = await backend.openUnreachable()
+      unreachable.add(store as object)
+      return store
+    },
+    closeAll: async () => {
+      await Promise.all(servers.map(closeServer))
+      await backend.closeAll()
+    },
+  }
+  const connect = async (store: MovieLogStore, options?: MovieLogOptions) => {
+    const { url, server } = await startExampleServer(store, options)
+    servers.push(server)
+    // A store that never comes back answers 503 with Retry-After: 5; waiting out the retries
+    // would only make the test slower. Every other log retries as a user's would.
+    const clientOptions: MovieLogClientOptions = unreachable.has(store as object)
+      ? { retries: 0 }
+      : {}
+    return createMovieLogClient(url, clientOptions)
+  }
+  return [wrapped, { name: 'through the client', connect, keepsCallOrder: false }]
+}
