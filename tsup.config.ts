@@ -2,24 +2,29 @@ import { writeFile } from 'node:fs/promises'
 import { defineConfig } from 'tsup'
 import { createOpenApiDocument } from './src/openapi/document'
 
+const LIBRARY = {
+  index: 'src/index.ts',
+  web: 'adapters/web.ts',
+  h3: 'adapters/h3.ts',
+  node: 'adapters/node.ts',
+  client: 'src/client/index.ts',
+}
+
 export default defineConfig({
-  // Keys are the dist file names: movie-log -> index, movie-log/web -> web, movie-log/h3 -> h3, movie-log/client -> client.
-  entry: {
-    index: 'src/index.ts',
-    web: 'adapters/web.ts',
-    h3: 'adapters/h3.ts',
-    client: 'src/client/index.ts',
-  },
+  // Keys are the dist file names: movie-log -> index, movie-log/web -> web, and so on; cli is
+  // the movie-log command (package.json bin).
+  entry: { ...LIBRARY, cli: 'cli/index.ts' },
   format: ['esm'],
   target: 'node20',
-  dts: true,
+  // Declarations for what is imported; the command is only run.
+  dts: { entry: LIBRARY },
   // One shared chunk: the error classes are one class whichever entry a user imports.
   splitting: true,
   sourcemap: true,
   clean: true,
   removeNodeProtocol: false,
   // Peer dependencies stay imports, resolved from the user's app.
-  external: ['h3', /^@keyv\//],
+  external: ['h3', 'listhen', /^@keyv\//],
   // movie-log/openapi.json: the document of a handler at the default base path, /movies.
   onSuccess: () =>
     writeFile(

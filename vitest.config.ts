@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^movie-log\/web$/, replacement: here('./adapters/web.ts') },
       { find: /^movie-log\/h3$/, replacement: here('./adapters/h3.ts') },
+      { find: /^movie-log\/node$/, replacement: here('./adapters/node.ts') },
       { find: /^movie-log\/client$/, replacement: here('./src/client/index.ts') },
       { find: /^movie-log$/, replacement: here('./src/index.ts') },
       // MOVIE_LOG_KEYV=6: movie-log's own keyv (and the tests') is keyv 6, as npm installs it

@@ -1,17 +1,15 @@
 /**
- * movie-log on a plain Node.js http server: srvx turns the web handler into a Node handler.
+ * movie-log on a plain Node.js http server.
  *
  *   npx tsx examples/node.ts   -> http://127.0.0.1:3000/movies
  */
-import { createServer, type RequestListener, type Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import { createMovieLog, type MovieLog } from 'movie-log'
-import { toWebHandler } from 'movie-log/web'
-import { toNodeHandler } from 'srvx/node'
+import { toNodeHandler } from 'movie-log/node'
 
 export function createNodeServer(log: MovieLog = createMovieLog()): Server {
-  // srvx types its handler for HTTP/1 and HTTP/2 at once; this server is HTTP/1.
-  const movies = toNodeHandler(toWebHandler(log)) as RequestListener
+  const movies = toNodeHandler(log)
   return createServer((req, res) => {
     if (
       req.url === '/movies' ||

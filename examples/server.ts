@@ -181,11 +181,15 @@ function reason(error: unknown): string {
   return (message || (error as Error)?.name || 'unknown error') + cause
 }
 
-async function main(): Promise<void> {
+/**
+ * Runs the server in this process until SIGTERM or SIGINT, then shuts it down cleanly: what
+ * `movie-log serve` and `npm start` run. A bad setting prints one line and exits 1.
+ */
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const lines = batchedLines(process.stdout)
   let server: RunningServer
   try {
-    server = await startServer(configFromEnv(), lines.write)
+    server = await startServer(configFromEnv(env), lines.write)
   } catch (error) {
     const message = error instanceof ConfigError ? error.message : reason(error)
     console.error(`movie-log: cannot start: ${message.replace(/\s+/g, ' ')}`)

@@ -8,6 +8,7 @@ export const ENTRIES = {
   'movie-log': 'src/index.ts',
   'movie-log/web': 'adapters/web.ts',
   'movie-log/h3': 'adapters/h3.ts',
+  'movie-log/node': 'adapters/node.ts',
   'movie-log/client': 'src/client/index.ts',
 } as const
 

@@ -1,9 +1,10 @@
-import { createServer } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { H3 } from 'h3'
 import { toNodeHandler } from 'h3/node'
 import type { MovieLog } from 'movie-log'
 import { toH3Handler } from 'movie-log/h3'
+import { toNodeHandler as toMovieLogNodeHandler } from 'movie-log/node'
 import { type MovieLogHttpOptions, toWebHandler } from 'movie-log/web'
 import { normaliseBasePath } from '../src/http/request'
 import { createResponseChecker } from './_openapi'
@@ -50,8 +51,14 @@ const h3Mounted: HttpTargetFactory = async (log, options) => {
 }
 
 /** The h3 app on a real Node server on a random port, reached with real HTTP. */
-const listeningServer: HttpTargetFactory = async (log, options) => {
-  const server = createServer(toNodeHandler(h3App(log, options)))
+const listeningServer: HttpTargetFactory = (log, options) =>
+  listening(createServer(toNodeHandler(h3App(log, options))))
+
+/** `movie-log/node`'s handler as a node:http server's own, reached with real HTTP. */
+const nodeHandler: HttpTargetFactory = (log, options) =>
+  listening(createServer(toMovieLogNodeHandler(log, options)))
+
+async function listening(server: Server): Promise<HttpTarget> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
@@ -89,4 +96,5 @@ export const HTTP_TARGETS: [string, HttpTargetFactory][] = [
   ['web handler', checkedAgainstDocument(webHandler)],
   ['h3 app', checkedAgainstDocument(h3Mounted)],
   ['listening server', checkedAgainstDocument(listeningServer)],
+  ['node handler', checkedAgainstDocument(nodeHandler)],
 ]

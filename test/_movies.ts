@@ -16,3 +16,6 @@ export function aMovie(overrides: Record<string, unknown> = {}): NewMovie {
 
 /** The fields of a stored movie, in the order the log writes them. */
 export const MOVIE_FIELDS = ['id', 'title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes']
+
+/** Any value where a `NewMovie` goes, as a JavaScript caller or untyped JSON would pass it. */
+export const untyped = (value: unknown): NewMovie => value as NewMovie

@@ -16,7 +16,8 @@ export interface Child {
   exited: Promise<number | string>
 }
 
-function watch(child: ChildProcess): Child {
+/** Collects a child's output and tells when it exits. */
+export function watch(child: ChildProcess): Child {
   const lines: string[] = []
   const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = []
   let buffered = ''

@@ -32,7 +32,16 @@ export function missing(need: Need, env: NodeJS.ProcessEnv = process.env): strin
  * under CI=true one failing test that names what is missing (a skipped suite would pass unseen).
  */
 export function describeWith(need: Need, name: string, body: () => void): void {
-  const reason = missing(need)
+  describeUnless(missing(need), need, name, body)
+}
+
+/** As `describeWith`, for a need this file does not know: `reason` says what is missing. */
+export function describeUnless(
+  reason: string | undefined,
+  need: string,
+  name: string,
+  body: () => void,
+): void {
   if (reason === undefined) describe(name, body)
   else if (UNDER_CI) {
     describe(name, () => {

@@ -12,7 +12,7 @@ import {
 } from 'movie-log/client'
 import { type MovieLogHttpOptions, toWebHandler } from 'movie-log/web'
 import { describe, expect, it } from 'vitest'
-import { aMovie } from './_movies'
+import { aMovie, untyped } from './_movies'
 
 const URL_OF_LOG = 'http://movie-log.test/movies'
 
@@ -73,9 +73,9 @@ describe('movie-log/client', () => {
   ])('refuses %s with a MovieValidationError carrying the core’s issues', async (_, input) => {
     const { client } = clientOf()
     const core = await createMovieLog()
-      .addMovie(input)
+      .addMovie(untyped(input))
       .catch((error: unknown) => error)
-    const remote = await client.addMovie(input).catch((error: unknown) => error)
+    const remote = await client.addMovie(untyped(input)).catch((error: unknown) => error)
     expect(core).toBeInstanceOf(MovieValidationError)
     expect(remote).toBeInstanceOf(MovieValidationError)
     expect((remote as MovieValidationError).issues).toEqual((core as MovieValidationError).issues)

@@ -7,16 +7,25 @@ import type { Movie } from 'movie-log'
 import { toNodeHandler } from 'srvx/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createExpressApp } from '../examples/express'
+import { createFastifyApp } from '../examples/fastify'
 import { createHonoApp } from '../examples/hono'
 import { createNodeServer } from '../examples/node'
 import { createApp } from '../examples/server'
 import { aMovie } from './_movies'
 
 // Each mounting example, on a real server on a random port.
-const examples: [string, () => Server][] = [
+const examples: [string, () => Server | Promise<Server>][] = [
   ['hono', () => createServer(toNodeHandler(createHonoApp().fetch) as RequestListener)],
   ['node', () => createNodeServer()],
-  ['express', () => createServer(createExpressApp())],
+  ['express, behind express.json()', () => createServer(createExpressApp())],
+  [
+    'fastify',
+    async () => {
+      const app = createFastifyApp()
+      await app.ready()
+      return app.server
+    },
+  ],
   ['h3 (the example server)', () => createServer(h3ToNode(createApp(new Keyv())))],
 ]
 
@@ -28,7 +37,7 @@ afterEach(() => {
 
 describe.each(examples)('examples: %s', (_name, create) => {
   it('serves the log at /movies', async () => {
-    server = create()
+    server = await create()
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 

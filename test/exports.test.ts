@@ -57,6 +57,14 @@ describe('the published surface', () => {
           "MovieLogHttpOptions",
           "toH3Handler",
         ],
+        "movie-log/node": [
+          "AuthorizeResult",
+          "CorsOrigins",
+          "MovieLogAction",
+          "MovieLogHttpOptions",
+          "MovieLogNodeHandler",
+          "toNodeHandler",
+        ],
         "movie-log/web": [
           "AuthorizeResult",
           "CorsOrigins",
@@ -86,11 +94,15 @@ describe('the published surface', () => {
       '.',
       './client',
       './h3',
+      './node',
       './openapi.json',
       './package.json',
       './web',
     ])
     expect(pkg.exports['./openapi.json']).toBe('./dist/openapi.json')
-    expect(Object.keys(entry)).toHaveLength(Object.keys(ENTRIES).length)
+    // One more tsup entry: the command, which is the package's bin.
+    expect(entry.cli).toBe('cli/index.ts')
+    expect(pkg.bin).toEqual({ 'movie-log': './dist/cli.js' })
+    expect(Object.keys(entry)).toHaveLength(Object.keys(ENTRIES).length + 1)
   })
 })

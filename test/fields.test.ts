@@ -1,6 +1,6 @@
 import { createMovieLog, MovieValidationError, type NewMovie } from 'movie-log'
 import { describe, expect, it } from 'vitest'
-import { aMovie, MOVIE_FIELDS } from './_movies'
+import { aMovie, MOVIE_FIELDS, untyped } from './_movies'
 
 const ok = (input: Record<string, unknown>, expected: Record<string, unknown> = {}) =>
   ({ input: aMovie(input), accepted: expected }) as const
@@ -221,7 +221,7 @@ describe('hostile and odd inputs', () => {
     'refuses %j as a movie, naming the body',
     async (input) => {
       const error = (await createMovieLog()
-        .addMovie(input)
+        .addMovie(untyped(input))
         .catch((e: unknown) => e)) as MovieValidationError
       expect(error).toBeInstanceOf(MovieValidationError)
       expect(error.issues).toEqual([{ path: '', message: 'must be a JSON object' }])
@@ -250,7 +250,7 @@ describe('hostile and odd inputs', () => {
 
   it('is recognised by class and by name', async () => {
     const error = await createMovieLog()
-      .addMovie({})
+      .addMovie(untyped({}))
       .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(MovieValidationError)
     expect(MovieValidationError.is(error)).toBe(true)

@@ -45,7 +45,11 @@ beforeAll(() => {
 
 describe(`installing next to the keyv adapters (Node ${process.versions.node})`, () => {
   it('finds the install lines in the README', () => {
-    expect(readmeLines).toEqual(['npm install movie-log', 'npm install movie-log @keyv/sqlite'])
+    expect(readmeLines).toEqual([
+      'npm install movie-log h3 listhen @keyv/sqlite',
+      'npm install movie-log',
+      'npm install movie-log @keyv/sqlite',
+    ])
   })
 
   it.each([

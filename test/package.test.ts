@@ -1,18 +1,22 @@
-import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { envOn, NODE_LINES, nodeBinary } from '../.ci/node-lines'
+import { freePort } from './_ports'
+import { stop, watch } from './_processes'
+import { describeUnless, UNDER_CI } from './_services'
 import { tempFolders } from './_temp'
 
-// The packed tarball, installed into a fresh app, used the way users use it.
+// The packed tarball, installed into a fresh app, used the way users use it: on the machine's
+// Node, and under CI=true on each line of NODE_LINES too (.ci/run fetches their binaries).
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const tempFolder = tempFolders()
-const app = tempFolder('consumer-app-')
+const work = tempFolders()('consumer-app-')
 let tarball = ''
 
-const run = (command: string, args: string[], cwd = app) =>
-  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+const run = (command: string, args: string[], cwd: string, env = process.env) =>
+  execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 
 const MOVIE = {
   title: 'Heat',
@@ -23,28 +27,148 @@ const MOVIE = {
 
 beforeAll(() => {
   run('npm', ['run', 'build'], ROOT)
-  const packArgs = ['pack', '--json', '--ignore-scripts', '--pack-destination', app]
+  const packArgs = ['pack', '--json', '--ignore-scripts', '--pack-destination', work]
   const [packed] = JSON.parse(run('npm', packArgs, ROOT))
-  tarball = join(app, packed.filename)
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }))
-  run('npm', [
-    'install',
-    '--no-audit',
-    '--no-fund',
-    '--prefer-offline',
-    tarball,
-    'keyv@5.6.0',
-    'h3@2.0.8',
-    '@types/node@20',
-  ])
+  tarball = join(work, packed.filename)
 }, 240_000)
 
-describe('the packed package', () => {
+/** A fresh app with the tarball installed by npm on the Node that `env` puts first on PATH. */
+function installApp(name: string, env: NodeJS.ProcessEnv): string {
+  const app = join(work, name)
+  mkdirSync(app)
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }))
+  run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      tarball,
+      'keyv@5.6.0',
+      'h3@2.0.8',
+      'listhen@1.10.1',
+      '@types/node@20',
+      '@types/express@5',
+    ],
+    app,
+    env,
+  )
+  return app
+}
+
+/**
+ * What users run into at run time, in an app installed with the Node that `env` puts first on
+ * PATH: `version` matches that Node's `process.version`. `more` adds checks on the same app.
+ */
+function describeUse(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  version: RegExp,
+  more?: (app: () => string) => void,
+): void {
+  describe(`the packed package, on ${name}`, () => {
+    let installed = ''
+    const app = () => installed
+    beforeAll(() => {
+      installed = installApp(name.replace(/\W+/g, '-'), env)
+    }, 240_000)
+
+    it('imports every entry from ESM and serves a request through each adapter', () => {
+      writeFileSync(
+        join(app(), 'esm.mjs'),
+        `import { createServer } from 'node:http'
+import { createMovieLog, MovieValidationError } from 'movie-log'
+import { toWebHandler } from 'movie-log/web'
+import { toH3Handler } from 'movie-log/h3'
+import { toNodeHandler } from 'movie-log/node'
+import { H3 } from 'h3'
+import document from 'movie-log/openapi.json' with { type: 'json' }
+const log = createMovieLog()
+const web = toWebHandler(log)
+const post = await web(new Request('http://app/movies', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(MOVIE))} }))
+const app = new H3().mount('/movies', toH3Handler(log))
+const list = await app.fetch(new Request('http://app/movies'))
+const server = createServer(toNodeHandler(log)).listen(0, '127.0.0.1')
+await new Promise((resolve) => server.once('listening', resolve))
+const node = await fetch('http://127.0.0.1:' + server.address().port + '/movies')
+server.close()
+const invalid = await log.addMovie({}).catch((error) => error)
+console.log(JSON.stringify({ version: process.version, post: post.status, list: list.status, listed: (await list.json()).length, node: (await node.json()).length, validation: invalid instanceof MovieValidationError, openapi: document.openapi, paths: Object.keys(document.paths) }))
+`,
+      )
+      expect(JSON.parse(run('node', ['esm.mjs'], app(), env))).toEqual({
+        version: expect.stringMatching(version),
+        post: 201,
+        list: 200,
+        listed: 1,
+        node: 1,
+        validation: true,
+        openapi: '3.1.0',
+        paths: ['/movies', '/movies/openapi.json', '/movies/{id}'],
+      })
+    })
+
+    it('loads every entry with require() from CommonJS, sharing one error class', () => {
+      writeFileSync(
+        join(app(), 'cjs.cjs'),
+        `const core = require('movie-log')
+const web = require('movie-log/web')
+const h3 = require('movie-log/h3')
+const node = require('movie-log/node')
+const log = core.createMovieLog()
+log.addMovie({ title: 1 }).catch((error) => {
+  console.log(JSON.stringify({
+    createMovieLog: typeof core.createMovieLog,
+    toWebHandler: typeof web.toWebHandler,
+    toH3Handler: typeof h3.toH3Handler,
+    toNodeHandler: typeof node.toNodeHandler,
+    validation: error instanceof core.MovieValidationError,
+  }))
+})
+`,
+      )
+      const output = run('node', ['--no-warnings', 'cjs.cjs'], app(), env)
+      expect(JSON.parse(output)).toEqual({
+        createMovieLog: 'function',
+        toWebHandler: 'function',
+        toH3Handler: 'function',
+        toNodeHandler: 'function',
+        validation: true,
+      })
+    })
+
+    it('runs movie-log serve from the bin, and stops on SIGTERM', async () => {
+      const port = await freePort()
+      const server = watch(
+        spawn(join(app(), 'node_modules', '.bin', 'movie-log'), ['serve'], {
+          cwd: app(),
+          env: { ...env, PORT: String(port), HOST: '127.0.0.1', MOVIE_LOG_STORE: 'memory://' },
+        }),
+      )
+      try {
+        await server.waitForLine(/listening on /, 20_000)
+        const created = await fetch(`http://127.0.0.1:${port}/movies`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(MOVIE),
+        })
+        expect(created.status).toBe(201)
+      } finally {
+        expect(await stop(server, 'SIGTERM')).toBe(0)
+      }
+    })
+
+    more?.(app)
+  })
+}
+
+describeUse(`this machine's Node`, process.env, /^v/, (app) => {
   it('ships only dist/, the README, the LICENSE and package.json', () => {
-    const files = run('tar', ['-tzf', tarball])
+    const files = run('tar', ['-tzf', tarball], work)
       .split('\n')
       .filter(Boolean)
-      .map((file) => file.replace(/^package\//, '').replace(/-[A-Za-z0-9_]{8}\./, '-[hash].'))
+      .map((file) => file.replace(/^package\//, '').replace(/-[A-Za-z0-9_-]{8}\./, '-[hash].'))
       .sort()
     expect(files).toMatchInlineSnapshot(`
       [
@@ -53,9 +177,17 @@ describe('the packed package', () => {
         "dist/chunk-[hash].js",
         "dist/chunk-[hash].js",
         "dist/chunk-[hash].js",
+        "dist/chunk-[hash].js",
+        "dist/chunk-[hash].js",
+        "dist/chunk-[hash].js",
         "dist/chunk-[hash].js.map",
         "dist/chunk-[hash].js.map",
         "dist/chunk-[hash].js.map",
+        "dist/chunk-[hash].js.map",
+        "dist/chunk-[hash].js.map",
+        "dist/chunk-[hash].js.map",
+        "dist/cli.js",
+        "dist/cli.js.map",
         "dist/client.d.ts",
         "dist/client.js",
         "dist/client.js.map",
@@ -66,8 +198,17 @@ describe('the packed package', () => {
         "dist/index.js",
         "dist/index.js.map",
         "dist/movie-log-[hash].d.ts",
+        "dist/node.d.ts",
+        "dist/node.js",
+        "dist/node.js.map",
         "dist/openapi.json",
         "dist/options-[hash].d.ts",
+        "dist/postgres-[hash].js",
+        "dist/postgres-[hash].js.map",
+        "dist/serve-[hash].js",
+        "dist/serve-[hash].js.map",
+        "dist/server-[hash].js",
+        "dist/server-[hash].js.map",
         "dist/web.d.ts",
         "dist/web.js",
         "dist/web.js.map",
@@ -76,36 +217,9 @@ describe('the packed package', () => {
     `)
   })
 
-  it('imports every entry from ESM and serves a request through each adapter', () => {
-    writeFileSync(
-      join(app, 'esm.mjs'),
-      `import { createMovieLog, MovieValidationError } from 'movie-log'
-import { toWebHandler } from 'movie-log/web'
-import { toH3Handler } from 'movie-log/h3'
-import { H3 } from 'h3'
-import document from 'movie-log/openapi.json' with { type: 'json' }
-const log = createMovieLog()
-const web = toWebHandler(log)
-const post = await web(new Request('http://app/movies', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(MOVIE))} }))
-const app = new H3().mount('/movies', toH3Handler(log))
-const list = await app.fetch(new Request('http://app/movies'))
-const invalid = await log.addMovie({}).catch((error) => error)
-console.log(JSON.stringify({ post: post.status, list: list.status, listed: (await list.json()).length, validation: invalid instanceof MovieValidationError, openapi: document.openapi, paths: Object.keys(document.paths) }))
-`,
-    )
-    expect(JSON.parse(run('node', ['esm.mjs']))).toEqual({
-      post: 201,
-      list: 200,
-      listed: 1,
-      validation: true,
-      openapi: '3.1.0',
-      paths: ['/movies', '/movies/openapi.json', '/movies/{id}'],
-    })
-  })
-
   it('has a client that calls the log, throws the core’s error class, and imports nothing from Node', () => {
     writeFileSync(
-      join(app, 'client.mjs'),
+      join(app(), 'client.mjs'),
       `import { createMovieLog, MovieValidationError } from 'movie-log'
 import { createMovieLogClient } from 'movie-log/client'
 import { toWebHandler } from 'movie-log/web'
@@ -117,13 +231,13 @@ const { movies } = await client.listMovies()
 console.log(JSON.stringify({ listed: movies.length, same: movies[0].id === added.id, validation: invalid instanceof MovieValidationError }))
 `,
     )
-    expect(JSON.parse(run('node', ['client.mjs']))).toEqual({
+    expect(JSON.parse(run('node', ['client.mjs'], app()))).toEqual({
       listed: 1,
       same: true,
       validation: true,
     })
     // Every file the client entry loads, followed through its imports: none names a Node module.
-    const dist = join(app, 'node_modules', 'movie-log', 'dist')
+    const dist = join(app(), 'node_modules', 'movie-log', 'dist')
     const seen = new Set<string>()
     const visit = (file: string) => {
       if (seen.has(file)) return
@@ -136,35 +250,9 @@ console.log(JSON.stringify({ listed: movies.length, same: movies[0].id === added
     expect(seen.size).toBeGreaterThan(1)
   })
 
-  it('loads every entry with require() from CommonJS, sharing one error class', () => {
-    writeFileSync(
-      join(app, 'cjs.cjs'),
-      `const core = require('movie-log')
-const web = require('movie-log/web')
-const h3 = require('movie-log/h3')
-const log = core.createMovieLog()
-log.addMovie({ title: 1 }).catch((error) => {
-  console.log(JSON.stringify({
-    createMovieLog: typeof core.createMovieLog,
-    toWebHandler: typeof web.toWebHandler,
-    toH3Handler: typeof h3.toH3Handler,
-    validation: error instanceof core.MovieValidationError,
-  }))
-})
-`,
-    )
-    const output = run('node', ['--no-warnings', 'cjs.cjs'])
-    expect(JSON.parse(output)).toEqual({
-      createMovieLog: 'function',
-      toWebHandler: 'function',
-      toH3Handler: 'function',
-      validation: true,
-    })
-  })
-
   it('type-checks a strict TypeScript consumer under moduleResolution nodenext', () => {
     writeFileSync(
-      join(app, 'tsconfig.json'),
+      join(app(), 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
           module: 'nodenext',
@@ -179,12 +267,14 @@ log.addMovie({ title: 1 }).catch((error) => {
       }),
     )
     writeFileSync(
-      join(app, 'consumer.mts'),
+      join(app(), 'consumer.mts'),
       `import Keyv from 'keyv'
 import { createMovieLog, type Movie, type MoviePage, MovieValidationError, StoreUnavailableError } from 'movie-log'
 import { toWebHandler, type MovieLogHttpOptions } from 'movie-log/web'
 import { toH3Handler } from 'movie-log/h3'
+import { toNodeHandler } from 'movie-log/node'
 import { H3 } from 'h3'
+import type { Express } from 'express'
 
 
 const log = createMovieLog(new Keyv({ namespace: 'app' }))
@@ -193,6 +283,10 @@ const page: MoviePage = await log.listMovies({ limit: 10, cursor: null })
 const options: MovieLogHttpOptions = { basePath: '/movies', maxBodyBytes: 1024 }
 const handler: (request: Request) => Promise<Response> = toWebHandler(log, options)
 new H3().mount('/movies', toH3Handler(log))
+declare const express: Express
+express.use('/movies', toNodeHandler(log))
+// @ts-expect-error: a misspelt field is a type error
+await log.addMovie({ titel: 'x' }).catch(() => {})
 const error: unknown = undefined
 if (MovieValidationError.is(error)) error.issues.map((issue) => issue.path)
 if (StoreUnavailableError.is(error)) error.code satisfies 'STORE_UNAVAILABLE' | string
@@ -200,13 +294,13 @@ export { movie, page, handler }
 `,
     )
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
-    expect(run('node', [tsc, '-p', 'tsconfig.json'])).toBe('')
+    expect(run('node', [tsc, '-p', 'tsconfig.json'], app())).toBe('')
 
     // Checking every declaration file too: h3's own have errors of their own (an optional
     // peer's types), but movie-log's must have none.
     let output = ''
     try {
-      output = run('node', [tsc, '-p', 'tsconfig.json', '--skipLibCheck', 'false'])
+      output = run('node', [tsc, '-p', 'tsconfig.json', '--skipLibCheck', 'false'], app())
     } catch (error) {
       output = (error as { stdout: string }).stdout
     }
@@ -215,3 +309,16 @@ export { movie, page, handler }
     // tsc alone takes about 20 s here; with the whole suite running beside it, more than 30.
   }, 120_000)
 })
+
+for (const line of NODE_LINES) {
+  const binary = nodeBinary(line)
+  // Under CI only: a local run stays quick, whatever binaries are cached.
+  const reason = !UNDER_CI
+    ? 'runs under CI=true'
+    : binary
+      ? undefined
+      : `no binary: node --import tsx .ci/node-lines.ts fetch ${line}`
+  describeUnless(reason, `a Node ${line} binary`, `Node ${line}`, () => {
+    describeUse(`Node ${line}`, envOn(binary as string), new RegExp(`^v${line}\\.`))
+  })
+}

@@ -5,7 +5,7 @@ import { InvalidPageRequestError } from './errors'
 import { guardDriver } from './guard'
 import { type Clock, createUuidV7Generator, type IdGenerator } from './id'
 import { addOnce } from './idempotency'
-import { type Movie, parseNewMovie } from './movie'
+import { type Movie, type NewMovie, parseNewMovie } from './movie'
 
 /**
  * Options of `createMovieLog`.
@@ -93,8 +93,11 @@ export interface AddMovieOptions {
  * ```
  */
 export interface MovieLog {
-  /** Validates `input`, stores it with a new id and returns the stored movie. */
-  addMovie(input: unknown, options?: AddMovieOptions): Promise<Movie>
+  /**
+   * Validates `input`, stores it with a new id and returns the stored movie. Checked at run
+   * time too, so JavaScript callers and untyped data get a `MovieValidationError`.
+   */
+  addMovie(input: NewMovie, options?: AddMovieOptions): Promise<Movie>
   /** Lists movies oldest added first, all at once or a page at a time. */
   listMovies(options?: ListMoviesOptions): Promise<MoviePage>
   /** The movie with this id, or `undefined`. */
@@ -112,7 +115,7 @@ class MovieLogService implements MovieLog {
     @inject(TOKENS.clock) private readonly clock: Clock,
   ) {}
 
-  async addMovie(input: unknown, options: AddMovieOptions = {}): Promise<Movie> {
+  async addMovie(input: NewMovie, options: AddMovieOptions = {}): Promise<Movie> {
     const fields = parseNewMovie(input)
     // Frozen: a store may hand out the very object it keeps (the in-memory one does). Written
     // out field by field: every movie gets one shape, where a spread after `id` copies slowly.

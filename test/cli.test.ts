@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process'
+import { connect } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { afterEach, expect, it } from 'vitest'
+import { freePort } from './_ports'
+import { type Child, watch } from './_processes'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+// Each child leads a process group of its own: whatever it leaves behind is killed with it.
+const groups: number[] = []
+afterEach(() => {
+  for (const pid of groups.splice(0)) {
+    try {
+      process.kill(-pid, 'SIGKILL')
+    } catch {} // the group is gone already
+  }
+})
+
+function launch(command: string, args: string[], env: Record<string, string>): Child {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', MOVIE_LOG_STORE: 'memory://', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  groups.push(child.pid as number)
+  return watch(child)
+}
+
+/** Whether nothing answers on the port any more. */
+const portIsFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', () => resolve(true))
+  })
+
+it('stops the server when npm start gets SIGTERM, as systemd and Docker send it', async () => {
+  const port = await freePort()
+  const npm = launch('npm', ['start'], { PORT: String(port) })
+  await npm.waitForLine(/listening on /, 30_000)
+  expect(await portIsFree(port)).toBe(false)
+
+  npm.process.kill('SIGTERM') // npm alone, not its children
+  await npm.exited
+  await expect.poll(() => portIsFree(port), { timeout: 10_000, interval: 100 }).toBe(true)
+  expect(npm.lines.join('\n')).toMatch(/SIGTERM, finishing in-flight requests/)
+})
+
+it('runs movie-log serve in its own process: --store, and SIGINT exits 0', async () => {
+  const port = await freePort()
+  const cli = launch(
+    process.execPath,
+    ['--import', 'tsx', 'cli/index.ts', 'serve', '--store', 'memory://'],
+    {
+      PORT: String(port),
+      MOVIE_LOG_STORE: 'sqlite:///nonexistent/never-used.sqlite',
+    },
+  )
+  const line = await cli.waitForLine(/listening on /)
+  expect(line).toContain('(store: memory://)')
+  expect((await fetch(`http://127.0.0.1:${port}/movies`)).status).toBe(200)
+  cli.process.kill('SIGINT')
+  expect(await cli.exited).toBe(0)
+  expect(await portIsFree(port)).toBe(true)
+})
+
+it('lists its subcommands', async () => {
+  const cli = launch(process.execPath, ['--import', 'tsx', 'cli/index.ts', '--help'], {})
+  await cli.exited
+  expect(cli.lines.join('\n')).toMatch(/serve\s+Serve the log over HTTP/)
+})
