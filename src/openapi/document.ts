@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1 document of the HTTP contract, for a handler mounted at a base path. */
-import { HEADERS, PARAMETERS, RESPONSES } from './parts'
+import { HEADERS, type JsonSchema, PARAMETERS, RESPONSES } from './parts'
 import { ROUTES } from './routes'
-import { type JsonSchema, SCHEMAS } from './schemas'
+import { SCHEMAS } from './schemas'
 
 /** The name the document is served under, below the base path. */
 export const OPENAPI_FILE = 'openapi.json'

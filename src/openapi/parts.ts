@@ -1,5 +1,7 @@
 /** The reusable parts of the OpenAPI document: parameters, headers and problem responses. */
-import type { JsonSchema } from './schemas'
+
+/** A JSON Schema, or any other object of the document. */
+export type JsonSchema = Record<string, unknown>
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
 export const schemaRef = (name: string) => ref('schemas', name)

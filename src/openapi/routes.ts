@@ -2,8 +2,7 @@
  * The routes of the OpenAPI document, one piece each: a path below the base path and what it
  * answers. A new route is one more piece in ROUTES.
  */
-import { headerRef, parameterRef, problems, schemaRef } from './parts'
-import type { JsonSchema } from './schemas'
+import { headerRef, type JsonSchema, parameterRef, problems, schemaRef } from './parts'
 
 export interface RoutePiece {
   /** Below the base path: `''` for the collection, `/{id}` for a movie. */

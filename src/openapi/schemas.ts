@@ -10,8 +10,7 @@ import {
   TITLE_MAX_LENGTH,
   UNSAFE_IN_LINK,
 } from '../core/fields'
-
-export type JsonSchema = Record<string, unknown>
+import { type JsonSchema, schemaRef } from './parts'
 
 /** The inside of a one-class regex (`[a-z]` -> `a-z`), to build other classes from it. */
 function classBody(pattern: RegExp): string {
@@ -89,7 +88,7 @@ const movie: JsonSchema = {
     },
     screenedDate,
     releaseYear,
-    imdbLink: link,
+    imdbLink: schemaRef('ImdbLink'),
     notes: notes('Free text.'),
   },
 }
@@ -99,7 +98,11 @@ const newMovie: JsonSchema = {
   description:
     'A movie to add. `catalogLink` is another name for `imdbLink` (both given: the same value). Any other field is refused.',
   required: ['title', 'screenedDate', 'releaseYear'],
-  anyOf: [{ required: ['imdbLink'] }, { required: ['catalogLink'] }],
+  // imdbLink, unless catalogLink stands in for it. Said without a `required: ['catalogLink']`,
+  // which contract testers (Portman) read as a field that must be sent.
+  if: { properties: { catalogLink: false } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, never awaited
+  then: { properties: { imdbLink: schemaRef('ImdbLink') }, required: ['imdbLink'] },
   additionalProperties: false,
   properties: {
     title: {
@@ -110,8 +113,8 @@ const newMovie: JsonSchema = {
     },
     screenedDate,
     releaseYear,
-    imdbLink: link,
-    catalogLink: { ...link, description: 'Another name for imdbLink.' },
+    imdbLink: schemaRef('ImdbLink'),
+    catalogLink: { description: 'Another name for imdbLink.', allOf: [schemaRef('ImdbLink')] },
     notes: notes('Free text; omitted means "".'),
   },
 }
@@ -155,6 +158,7 @@ const problem: JsonSchema = {
 /** `components.schemas` of the document. */
 export const SCHEMAS: Record<string, JsonSchema> = {
   Movie: movie,
+  ImdbLink: link,
   NewMovie: newMovie,
   Problem: problem,
 }
