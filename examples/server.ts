@@ -19,6 +19,7 @@ import { listen } from 'listhen'
 import { createMovieLog, type MovieLogOptions, StoreUnavailableError } from 'movie-log'
 import { type MovieLogAction, type MovieLogHttpOptions, toH3Handler } from 'movie-log/h3'
 import { createRequestLog } from './request-log'
+import { explainStoreFailure } from './start-errors'
 import { checkStore, openStore, redact } from './store'
 
 export interface ServerConfig {
@@ -107,9 +108,7 @@ export async function startServer(
     await checkStore(store)
   } catch (error) {
     await store.disconnect().catch(() => {})
-    throw new ConfigError(
-      `the store ${redact(config.storeUrl)} cannot be reached (${reason(error)})`,
-    )
+    throw new ConfigError(explainStoreFailure(config.storeUrl, error))
   }
 
   const requestLog = createRequestLog(log)

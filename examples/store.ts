@@ -9,6 +9,9 @@ import { mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import Keyv from 'keyv'
+import { explainSqliteFailure, redact } from './start-errors'
+
+export { redact }
 
 // Movies are plain JSON. keyv's default serialiser also revives Buffers, running a function over
 // every string of every movie read; movie-log stores use plain JSON too, so both agree.
@@ -18,6 +21,15 @@ const PLAIN_JSON = { serialize: JSON.stringify, deserialize: JSON.parse }
 export class StoreUrlError extends Error {
   override name = 'StoreUrlError'
 }
+
+/** A store that cannot be opened (a SQLite file that cannot be created): the message says why. */
+export class StoreOpenError extends Error {
+  override name = 'StoreOpenError'
+}
+
+// The first error each store reported while opening: a Redis client that never got ready
+// reports only "offline" to the calls after it, and the cause (refused, wrong password) here.
+const openingErrors = new WeakMap<Keyv, unknown>()
 
 export interface OpenStoreOptions {
   /** Key namespace of the log. Default `'movie-log'`. */
@@ -43,18 +55,28 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
       })
     case 'sqlite': {
       const file = sqlitePath(url)
-      await mkdir(dirname(file), { recursive: true })
       const { default: KeyvSqlite } = await import('@keyv/sqlite')
-      // busyTimeout: several processes may write one file; wait for the lock instead of failing.
-      const store = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5000 })
-      // WAL: a commit appends to one log file and syncs it once, where the default journal
-      // syncs several files per commit (three times the adds per second here). Still FULL sync.
-      await store.query('PRAGMA journal_mode = WAL')
-      return new Keyv({ store, namespace, throwOnErrors: true, ...PLAIN_JSON })
+      try {
+        await mkdir(dirname(file), { recursive: true })
+        // busyTimeout: several processes may write one file; wait for the lock, not fail.
+        const store = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5000 })
+        store.on('error', () => {}) // a file it cannot open fails the query below
+        // WAL: a commit appends to one log file and syncs it once, where the default journal
+        // syncs several files per commit (three times the adds per second here). Still FULL.
+        await store.query('PRAGMA journal_mode = WAL')
+        return new Keyv({ store, namespace, throwOnErrors: true, ...PLAIN_JSON })
+      } catch (error) {
+        throw new StoreOpenError(explainSqliteFailure(file, error))
+      }
     }
     case 'redis':
     case 'rediss': {
-      parseUrl(url)
+      const { pathname } = parseUrl(url)
+      if (!/^\/?\d*$/.test(pathname)) {
+        throw new StoreUrlError(
+          `MOVIE_LOG_STORE: '${redact(url)}' names the Redis database '${decodeURIComponent(pathname.slice(1))}': it must be a number, as in redis://HOST:6379/0`,
+        )
+      }
       const { default: KeyvRedis, createClient } = await import('@keyv/redis')
       // Without these, node-redis queues commands forever while Redis is down, and @keyv/redis
       // can report writes that never happened: fail fast, and reconnect in the background.
@@ -74,20 +96,33 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
       // Connect once, here: @keyv/redis connects on first use, and concurrent first commands
       // race each other's connect() and tear the connection down. node-redis then reconnects
       // by itself; until it is ready, commands fail at once.
+      let firstError: unknown
+      const noteError = (error: unknown) => {
+        firstError ??= error
+      }
+      client.on('error', noteError)
       const ready = new Promise((resolve) => client.once('ready', resolve))
-      client.connect().catch(() => {})
+      client.connect().catch(noteError)
       await Promise.race([ready, delay(connectTimeout)])
-      return new Keyv({
+      client.off('error', noteError)
+      const keyv = new Keyv({
         store,
         namespace,
         throwOnErrors: true,
         useKeyPrefix: false,
         ...PLAIN_JSON,
       })
+      if (firstError !== undefined) openingErrors.set(keyv, firstError)
+      return keyv
     }
     case 'postgres':
     case 'postgresql': {
-      parseUrl(url)
+      // pg would connect to the user's own database: a store URL must say which.
+      if (parseUrl(url).pathname.replace(/^\//, '') === '') {
+        throw new StoreUrlError(
+          `MOVIE_LOG_STORE: '${redact(url)}' names no database (postgres://USER@HOST:5432/DATABASE)`,
+        )
+      }
       // A pool of its own that it listens to: @keyv/postgres's would end the process when
       // PostgreSQL ends an idle connection (see postgres.ts).
       const { PostgresStore } = await import('./postgres')
@@ -101,14 +136,18 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   }
 }
 
-/** Reads one key, so that an unreachable store is found before the first request. */
+/**
+ * Reads one key, so that an unreachable store is found before the first request. Rejects with
+ * the first error the store reported while opening, if any: it names the cause.
+ */
 export async function checkStore(keyv: Keyv): Promise<void> {
-  await keyv.get('movie-log-store-check')
-}
-
-/** The URL with its password replaced by `***`, for logs and error messages. */
-export function redact(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@')
+  try {
+    await keyv.get('movie-log-store-check')
+  } catch (error) {
+    throw openingErrors.get(keyv) ?? error
+  } finally {
+    openingErrors.delete(keyv)
+  }
 }
 
 function sqlitePath(url: string): string {

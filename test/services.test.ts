@@ -17,6 +17,7 @@ const SERVICE_SUITES = [
   'test/soak.test.ts',
   'test/faults-postgres.test.ts',
   'test/chaos.test.ts',
+  'test/store-events.test.ts',
 ]
 
 interface VitestReport {

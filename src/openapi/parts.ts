@@ -94,7 +94,7 @@ export const RESPONSES: Record<string, JsonSchema> = {
   UnprocessableContent: problem('This Idempotency-Key was already used to add another movie.'),
   InternalServerError: problem('The server failed; the answer says nothing of its internals.'),
   ServiceUnavailable: problem(
-    'The store cannot be reached, or too many adds are running: nothing was changed.',
+    'The store failed (its detail says how: cannot be reached, no answer in time, too many connections, disk full, read-only, ...), or too many adds are running. An add may or may not have been stored: retry it with its Idempotency-Key.',
     { 'Retry-After': headerRef('RetryAfter') },
   ),
 }
