@@ -9,7 +9,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 it('passes the contract tests Portman generates from the OpenAPI document, fuzzing included', async () => {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--import', 'tsx', 'contract/run.ts'],
+    ['--import', 'tsx', 'test/contract/run.ts'],
     { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
   )
   const counts = (row: string) =>

@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { toNodeHandler } from 'h3/node'
-import { createApp } from '../examples/server'
-import { openStore } from '../examples/store'
+import { createApp } from '../../examples/server'
+import { openStore } from '../../examples/store'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -33,7 +33,7 @@ try {
   // Asynchronously: the server answering newman runs in this process.
   const config = here('portman-config.json')
   const portman = spawn(
-    here('../node_modules/.bin/portman'),
+    here('../../node_modules/.bin/portman'),
     ['--local', document, '--baseUrl', origin, '--portmanConfigFile', config, '--runNewman'].concat(
       ['--output', join(folder, 'collection.json'), '--syncPostman', 'false'],
     ),
