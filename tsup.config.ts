@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { defineConfig } from 'tsup'
+import { buildPage } from './examples/page/build'
 import { createOpenApiDocument } from './src/openapi/document'
 
 const LIBRARY = {
@@ -25,10 +26,13 @@ export default defineConfig({
   removeNodeProtocol: false,
   // Peer dependencies stay imports, resolved from the user's app.
   external: ['h3', 'listhen', /^@keyv\//],
-  // movie-log/openapi.json: the document of a handler at the default base path, /movies.
-  onSuccess: () =>
-    writeFile(
+  // movie-log/openapi.json: the document of a handler at the default base path, /movies; and
+  // the diary page the example server (`movie-log serve`) serves, in dist/page/.
+  onSuccess: async () => {
+    await writeFile(
       'dist/openapi.json',
       `${JSON.stringify(createOpenApiDocument('/movies'), null, 2)}\n`,
-    ),
+    )
+    await buildPage('dist/page')
+  },
 })

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
@@ -21,5 +22,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Most local suites wait on child processes and sockets: two files at once even on two
+    // cores (vitest's default is one fewer than the cores). Under CI, where the soak, chaos and
+    // 100k-movie runs measure what they do, the default.
+    maxWorkers: process.env.CI === 'true' ? undefined : Math.max(2, availableParallelism() - 1),
   },
 })

@@ -14,7 +14,7 @@ import { median } from './median'
 import { type PairedRun, pairedRun, pairedRunsAvailable } from './paired'
 import { pinning } from './pinning'
 import { startRedis, startTarget, type Target } from './processes'
-import { type ScaleRow, scaleRun } from './scale'
+import { SCALE_PAGES, type ScaleRow, scaleRun } from './scale'
 import { MOVIE, seedOverHttp } from './seed'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -165,8 +165,8 @@ function report(samples: Samples, paired: Paired, scale: ScaleRow[]): string {
           `| ${label}: paired CPU ratio >= ${floor} | ${pairedRatio(name, method).toFixed(2)} | ${roundsVerdict(pairedRatios(name, method), floor)} |`,
         ]
       : []
-  const page = (store: string, size: number) =>
-    scale.find((r) => r.store === store && r.size === size)?.firstPageMs
+  const page = (store: string, size: number, which: keyof typeof SCALE_PAGES = 'firstPageMs') =>
+    scale.find((r) => r.store === store && r.size === size)?.[which]
   const [smallest, largest] = [Math.min(...SIZES), Math.max(...SIZES)]
   const stores = [...new Set(scale.map((row) => row.store))]
   const targets = [
@@ -176,10 +176,13 @@ function report(samples: Samples, paired: Paired, scale: ScaleRow[]): string {
     ...pairedTarget('POST /movies, memory', 'movie-log memory', 'POST', 0.7),
     `| GET /movies, 100 movies, Redis: ratio >= 0.6 | ${ratio('movie-log Redis', 'GET').toFixed(2)} | ${roundsVerdict(roundRatios('movie-log Redis', 'GET'), 0.6)} |`,
     ...pairedTarget('GET /movies, 100 movies, Redis', 'movie-log Redis', 'GET', 0.6),
-    ...stores.map((store) => {
-      const growth = (page(store, largest) ?? Number.NaN) / (page(store, smallest) ?? Number.NaN)
-      return `| page of 50 at ${largest} <= 2x page of 50 at ${smallest}, ${store} | ${growth.toFixed(2)}x | ${verdict(growth <= 2)} |`
-    }),
+    ...stores.flatMap((store) =>
+      Object.entries(SCALE_PAGES).map(([which, query]) => {
+        const at = (size: number) => page(store, size, which as keyof typeof SCALE_PAGES)
+        const growth = (at(largest) ?? Number.NaN) / (at(smallest) ?? Number.NaN)
+        return `| page \`${query}\` at ${largest} <= 2x at ${smallest}, ${store} | ${growth.toFixed(2)}x | ${verdict(growth <= 2)} |`
+      }),
+    ),
   ]
   const versions = ['h3', 'keyv', 'hono'].map(
     (name) =>
@@ -227,11 +230,14 @@ ${pairedRows.join('\n')}
 
 `
     : ''
-}## Scale (the example server; a page is \`GET /movies?limit=50\`, median of 20)
+}## Scale (the example server; each page of 50 the median of 20)
 
-| store | movies | page of 50 ms | full list ms | full list MiB | server RSS MiB |
-|---|---|---|---|---|---|
-${scale.map((r) => `| ${r.store} | ${r.size} | ${r.firstPageMs.toFixed(2)} | ${r.fullListMs.toFixed(0)} | ${r.fullListMiB.toFixed(1)} | ${r.rssMiB.toFixed(0)} |`).join('\n')}
+Pages: added \`${SCALE_PAGES.firstPageMs}\`; by date \`${SCALE_PAGES.datePageMs}\`; date range \`${SCALE_PAGES.dateRangePageMs}\`;
+added, narrow range \`${SCALE_PAGES.addedRangePageMs}\` (a range few movies fall in, read in the order added).
+
+| store | movies | added ms | by date ms | date range ms | added, narrow range ms | full list ms | full list MiB | server RSS MiB |
+|---|---|---|---|---|---|---|---|---|
+${scale.map((r) => `| ${r.store} | ${r.size} | ${r.firstPageMs.toFixed(2)} | ${r.datePageMs.toFixed(2)} | ${r.dateRangePageMs.toFixed(2)} | ${r.addedRangePageMs.toFixed(2)} | ${r.fullListMs.toFixed(0)} | ${r.fullListMiB.toFixed(1)} | ${r.rssMiB.toFixed(0)} |`).join('\n')}
 
 ## Targets
 

@@ -1,4 +1,8 @@
-/** The scale run: first page and full list at growing log sizes, per store, with memory. */
+/**
+ * The scale run: at growing log sizes, per store, the first page of 50 (in the order added, by
+ * date latest first, by date within a range, and in the order added within a narrow range), the
+ * full list, and memory.
+ */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,9 +15,30 @@ export interface ScaleRow {
   store: string
   size: number
   firstPageMs: number
+  /** `?sort=-screenedDate&limit=50` */
+  datePageMs: number
+  /** `?sort=-screenedDate&from=2024&to=2024-06&limit=50` */
+  dateRangePageMs: number
+  /** `?from=2024-03-10&to=2024-03-12&limit=50`: in the order added, a range few movies are in. */
+  addedRangePageMs: number
   fullListMs: number
   fullListMiB: number
   rssMiB: number
+}
+
+// The pages measured at each size, after `?`; each page is the median of 20.
+export const SCALE_PAGES = {
+  firstPageMs: 'limit=50',
+  datePageMs: 'sort=-screenedDate&limit=50',
+  dateRangePageMs: 'sort=-screenedDate&from=2024&to=2024-06&limit=50',
+  addedRangePageMs: 'from=2024-03-10&to=2024-03-12&limit=50',
+} as const
+
+async function medianPage(url: string): Promise<number> {
+  await timed(url) // warm-up (Postgres builds its index here)
+  const pages: number[] = []
+  for (let n = 0; n < 20; n++) pages.push((await timed(url)).ms)
+  return median(pages)
 }
 
 async function timed(url: string): Promise<{ ms: number; bytes: number }> {
@@ -44,24 +69,27 @@ export async function scaleRun(sizes: number[], log: (line: string) => void): Pr
       let seeded = 0
       try {
         for (const size of sizes) {
-          await (sql ? seedSql(storeUrl, size - seeded) : seedOverHttp(target.url, size - seeded))
+          await (sql
+            ? seedSql(storeUrl, size - seeded, seeded)
+            : seedOverHttp(target.url, size - seeded, seeded))
           seeded = size
-          await timed(`${target.url}?limit=50`) // warm-up (Postgres builds its index here)
-          const pages: number[] = []
-          for (let n = 0; n < 20; n++) pages.push((await timed(`${target.url}?limit=50`)).ms)
+          const pages = {} as Record<keyof typeof SCALE_PAGES, number>
+          for (const [name, query] of Object.entries(SCALE_PAGES)) {
+            pages[name as keyof typeof SCALE_PAGES] = await medianPage(`${target.url}?${query}`)
+          }
           const full: { ms: number; bytes: number }[] = []
           for (let n = 0; n < 3; n++) full.push(await timed(target.url))
           const row = {
             store,
             size,
-            firstPageMs: median(pages),
+            ...pages,
             fullListMs: median(full.map((f) => f.ms)),
             fullListMiB: (full[0]?.bytes ?? 0) / 2 ** 20,
             rssMiB: rssMiB(target.process.pid),
           }
           rows.push(row)
           log(
-            `scale ${store} ${size}: page ${row.firstPageMs.toFixed(2)} ms, full ${row.fullListMs.toFixed(0)} ms, RSS ${row.rssMiB.toFixed(0)} MiB`,
+            `scale ${store} ${size}: page ${row.firstPageMs.toFixed(2)} ms, by date ${row.datePageMs.toFixed(2)} ms, by date in a range ${row.dateRangePageMs.toFixed(2)} ms, added in a narrow range ${row.addedRangePageMs.toFixed(2)} ms, full ${row.fullListMs.toFixed(0)} ms, RSS ${row.rssMiB.toFixed(0)} MiB`,
           )
         }
       } finally {

@@ -5,7 +5,7 @@
  *   HOST             address to bind                        default 127.0.0.1
  *   MOVIE_LOG_STORE  memory:// | sqlite://PATH | redis://… | rediss://… | postgres://…
  *                                                           default sqlite://./data/movies.sqlite
- *   MOVIE_LOG_TOKEN  adding needs `Authorization: Bearer <token>`      default: open
+ *   MOVIE_LOG_TOKEN  writes need `Authorization: Bearer <token>`       default: open
  *   MOVIE_LOG_PRIVATE=1           reading needs the token too
  *   MOVIE_LOG_CORS_ORIGINS        comma-separated origins, or *     default: no CORS
  */
@@ -19,6 +19,7 @@ import { listen } from 'listhen'
 import { createMovieLog, type MovieLogOptions, StoreUnavailableError } from 'movie-log'
 import { type MovieLogAction, type MovieLogHttpOptions, toH3Handler } from 'movie-log/h3'
 import { createRequestLog } from './request-log'
+import { addSite, findPageDir } from './site'
 import { explainStoreFailure } from './start-errors'
 import { checkStore, openStore, redact } from './store'
 
@@ -26,7 +27,7 @@ export interface ServerConfig {
   port: number
   host: string
   storeUrl: string
-  /** When set, adding a movie needs `Authorization: Bearer <token>`. */
+  /** When set, adding, changing and deleting need `Authorization: Bearer <token>`. */
   token?: string
   /** With a token: reading needs it too. */
   private: boolean
@@ -70,7 +71,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   }
 }
 
-/** `authorize` for the example: a bearer token for adds, and for reads when private. */
+/** `authorize` for the example: a bearer token for every write, and for reads when private. */
 export function bearerTokenAuthorizer(
   token: string,
   readsNeedToken: boolean,
@@ -78,13 +79,14 @@ export function bearerTokenAuthorizer(
   // Digests of equal length, compared in constant time: the comparison leaks nothing of the token.
   const expected = createHash('sha256').update(token).digest()
   return (request, action) => {
-    if (action !== 'add' && !readsNeedToken) return true
+    const isRead = action === 'list' || action === 'read'
+    if (isRead && !readsNeedToken) return true
     const sent = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? ''
     return timingSafeEqual(createHash('sha256').update(sent).digest(), expected)
   }
 }
 
-/** The h3 app: the log at /movies, and a pointer to it at /. */
+/** The h3 app: the log at /movies, the diary page at / (a pointer to the log for JSON), /docs. */
 export function createApp(
   store: Keyv,
   config: Partial<ServerConfig> = {},
@@ -93,9 +95,10 @@ export function createApp(
 ): H3 {
   const options: MovieLogHttpOptions = { cors: config.corsOrigins, onError }
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
-  return new H3({ silent: true })
-    .get('/', () => ({ name: 'movie-log', movies: '/movies' }))
-    .mount('/movies', toH3Handler(createMovieLog(store, logOptions), options))
+  const app = new H3({ silent: true })
+  // People get the diary page at / and the API reference at /docs; programs, the pointer.
+  addSite(app, findPageDir(), { name: 'movie-log', movies: '/movies' })
+  return app.mount('/movies', toH3Handler(createMovieLog(store, logOptions), options))
 }
 
 /** Opens the store, checks that it answers, and listens. Rejects with a one-line reason. */

@@ -21,10 +21,11 @@ export function urlBackend(
     openUnreachable: async () =>
       typeof unreachable === 'string' ? open(unreachable) : unreachable(),
     closeAll: async () => {
+      const closing = opened.splice(0)
       // Each test wrote under its own namespace: leave the shared Redis and Postgres clean.
-      await Promise.allSettled(opened.map((keyv) => keyv.clear()))
+      await Promise.allSettled(closing.map((keyv) => keyv.clear()))
       // @keyv/postgres shares one pool per URL, so a second disconnect of it throws.
-      await Promise.allSettled(opened.map((keyv) => keyv.disconnect()))
+      await Promise.allSettled(closing.map((keyv) => keyv.disconnect()))
     },
   }
 }

@@ -110,7 +110,9 @@ async function readBody(
     return undefined // a body that broke off (a store failing mid-list): nothing to check
   }
   if (text === '') return undefined
-  return { json: JSON.parse(text) }
+  // Exports (NDJSON, CSV) are documented as text.
+  const json = /[/+]json$/.test((response.headers.get('content-type') ?? '').split(';')[0]!.trim())
+  return { json: json ? JSON.parse(text) : text }
 }
 
 const pointerSegment = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1')

@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto'
 import {
   createMovieLog,
-  type IdempotencyError,
-  InvalidPageRequestError,
   type Movie,
   type MovieLog,
   type MovieLogOptions,
   type MovieLogStore,
-  StoreUnavailableError,
 } from 'movie-log'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { describeDriverSuite } from './_driver-suite'
 import { aMovie, MOVIE_FIELDS } from './_movies'
 import { describeWith } from './_services'
+import { addMany } from './_store-helpers'
+import { describeDateSuite } from './_store-suite-dates'
+import { describeEditSuite } from './_store-suite-edits'
+import { describeFailureSuite } from './_store-suite-failures'
+import { describeModelSuite } from './_store-suite-model'
+import { describePageSuite } from './_store-suite-pages'
 
 /** A storage backend under test. `open` gives a new connection to the same data each time. */
 export interface StoreBackend {
@@ -38,6 +41,14 @@ export interface StoreSuiteOptions {
   keepsCallOrder?: boolean
 }
 
+/** What the parts of the suite (edits, dates, the model) are given. */
+export interface StoreSuiteContext {
+  backend: StoreBackend
+  /** A log on a fresh namespace, or on `namespace` (two calls with one: two logs on one store). */
+  openLog(namespace?: string): Promise<MovieLog>
+  connect: NonNullable<StoreSuiteOptions['connect']>
+}
+
 /**
  * The store conformance suite: every backend must pass it unchanged. Each test runs on a fresh
  * namespace, so tests never see each other's movies.
@@ -53,10 +64,13 @@ export function describeStoreSuite(
   const connect = suite.connect ?? (async (store, options) => createMovieLog(store, options))
   const title = [`store conformance: ${backend.name}`, suite.name].filter(Boolean).join(', ')
   describe(title, () => {
+    // Every test's connections closed after it: PostgreSQL allows only so many at once.
+    afterEach(() => backend.closeAll())
     afterAll(() => backend.closeAll())
 
     const openLog = async (namespace = `test-${randomUUID()}`) =>
       connect(await backend.open(namespace), { namespace })
+    const context: StoreSuiteContext = { backend, openLog, connect }
 
     it('adds, gets and lists movies oldest first', async () => {
       const log = await openLog()
@@ -87,29 +101,6 @@ export function describeStoreSuite(
       const colons = await log.addMovie(aMovie({ title: ':base64:SGVhdA==', notes: '::x' }))
       expect(await log.getMovie(colons.id)).toEqual(colons)
       expect((await log.listMovies()).movies).toEqual([added, colons])
-    })
-
-    it('pages through 250 movies with every limit from 1 to 7, each movie once and in order', async () => {
-      const log = await openLog()
-      const added = await addMany(log, 250)
-      const expected = added.map((movie) => movie.id)
-
-      for (let limit = 1; limit <= 7; limit++) {
-        expect(await walkPages(log, limit), `limit ${limit}`).toEqual(expected)
-      }
-    })
-
-    it('gives each movie once while movies are added between pages', async () => {
-      const log = await openLog()
-      const before = await addMany(log, 20)
-      const seen = await walkPages(log, 3, (ids) =>
-        log.addMovie(aMovie({ title: `added during the walk ${ids.length}` })),
-      )
-
-      expect(new Set(seen).size).toBe(seen.length)
-      expect(seen.slice(0, 20)).toEqual(before.map((movie) => movie.id))
-      const all = (await log.listMovies()).movies.map((movie) => movie.id)
-      expect(seen).toEqual(all.slice(0, seen.length))
     })
 
     it('keeps all of 200 concurrent adds', async () => {
@@ -146,165 +137,13 @@ export function describeStoreSuite(
       expect((await first.listMovies()).movies.map((m) => m.id)).toContain(kept.id)
     })
 
-    it('refuses a limit that is not a positive integer and a cursor it did not make', async () => {
-      const log = await openLog()
-      await addMany(log, 3)
-      for (const limit of [0, -1, 1.5, Number.NaN]) {
-        await expect(log.listMovies({ limit })).rejects.toBeInstanceOf(InvalidPageRequestError)
-      }
-      const { nextCursor } = await log.listMovies({ limit: 1 })
-      expect(nextCursor).toEqual(expect.any(String))
-      for (const cursor of ['', 'not-a-cursor', `${nextCursor}x`, btoa('movie-log/1:')]) {
-        const error = await log.listMovies({ cursor }).catch((e: unknown) => e)
-        expect(error).toBeInstanceOf(InvalidPageRequestError)
-        expect((error as InvalidPageRequestError).issues[0]?.path).toBe('cursor')
-      }
-    })
-
-    it('orders by id as JavaScript compares strings, whatever the ids look like', async () => {
-      const ids = ['b', 'B', '-x', 'a-b', 'a_b', 'ab', 'A', '0', 'é', 'Z~']
-      const namespace = `test-${randomUUID()}`
-      const log = await connect(await backend.open(namespace), {
-        namespace,
-        generateId: () => ids.shift() as string,
-      })
-      for (let n = 0; n < 10; n++) await log.addMovie(aMovie({ title: `Id ${n}` }))
-      const expected = ['-x', '0', 'A', 'B', 'Z~', 'a-b', 'a_b', 'ab', 'b', 'é']
-      expect((await log.listMovies()).movies.map((m) => m.id)).toEqual(expected)
-      expect(await walkPages(log, 3)).toEqual(expected)
-    })
-
-    it('lists a page without iterating the whole store', async () => {
-      const namespace = `test-${randomUUID()}`
-      const store = await backend.open(namespace)
-      const log = await connect(store, { namespace })
-      const added = await addMany(log, 30)
-      await log.listMovies({ limit: 1 })
-      // From here, a full walk of the store fails: pages must come from the store's own index.
-      const restore = trapWalks(store)
-      try {
-        const page = await log.listMovies({ limit: 5, cursor: null })
-        expect(page.movies.map((m) => m.id)).toEqual(added.slice(0, 5).map((m) => m.id))
-        const next = await log.listMovies({ limit: 5, cursor: page.nextCursor })
-        expect(next.movies.map((m) => m.id)).toEqual(added.slice(5, 10).map((m) => m.id))
-      } finally {
-        restore()
-      }
-    })
-
-    it('adds once per idempotency key: 50 concurrent retries from two logs give one movie', async () => {
-      const namespace = `test-${randomUUID()}`
-      const [first, second] = [await openLog(namespace), await openLog(namespace)]
-      const key = randomUUID()
-      const input = aMovie({ title: 'Retried' })
-      const outcomes = await Promise.allSettled(
-        Array.from({ length: 50 }, (_, n) =>
-          (n % 2 ? first : second).addMovie(input, { idempotencyKey: key }),
-        ),
-      )
-      const added = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []))
-      const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []))
-      expect(added.length).toBeGreaterThan(0)
-      for (const movie of added) expect(movie).toEqual(added[0])
-      // Retries that arrive while the first is running are told so, never given a second movie.
-      for (const reason of refused)
-        expect((reason as IdempotencyError).code).toBe('IDEMPOTENCY_KEY_IN_FLIGHT')
-      expect((await first.listMovies()).movies).toEqual([added[0]])
-      expect(await second.addMovie(input, { idempotencyKey: key })).toEqual(added[0])
-
-      const other = await first.addMovie(aMovie({ title: 'Other' }), {
-        idempotencyKey: 'other-key',
-      })
-      expect((await second.listMovies()).movies).toEqual([added[0], other])
-      const reuse = await second
-        .addMovie(aMovie({ title: 'Not the same' }), { idempotencyKey: key })
-        .catch((e: unknown) => e)
-      expect((reuse as IdempotencyError).code).toBe('IDEMPOTENCY_KEY_REUSED')
-    })
-
-    it('raises StoreUnavailableError, never an empty answer, when the store is unreachable', async () => {
-      const log = await connect(await backend.openUnreachable())
-      const calls = {
-        addMovie: () => log.addMovie(aMovie()),
-        listMovies: () => log.listMovies(),
-        listPage: () => log.listMovies({ limit: 5 }),
-        getMovie: () => log.getMovie(randomUUID()),
-      }
-      for (const [name, call] of Object.entries(calls)) {
-        const error = await call().then(
-          (value) => value,
-          (e: unknown) => e,
-        )
-        expect(error, name).toBeInstanceOf(StoreUnavailableError)
-        expect((error as StoreUnavailableError).code).toBe('STORE_UNAVAILABLE')
-        expect((error as StoreUnavailableError).cause, name).toBeDefined()
-      }
-    })
+    describePageSuite(context)
+    describeFailureSuite(context)
+    describeEditSuite(context)
+    describeDateSuite(context)
+    describeModelSuite(context)
   })
   describeDriverSuite(backend)
-}
-
-/**
- * Makes every way of walking a whole store throw: a keyv `iterator()` on the store and on what
- * it wraps, and a Map's `keys`, `entries`, `values`, `forEach` and iteration. Returns the undo.
- */
-function trapWalks(store: MovieLogStore): () => void {
-  const walk = () => {
-    throw new Error('iterated the whole store')
-  }
-  const undo: (() => void)[] = []
-  const trap = (target: object, names: (string | symbol)[]) => {
-    for (const name of names) {
-      if (!(name in target)) continue
-      const own = Object.getOwnPropertyDescriptor(target, name)
-      Object.defineProperty(target, name, { value: walk, configurable: true, writable: true })
-      undo.push(() =>
-        own
-          ? Object.defineProperty(target, name, own)
-          : delete (target as Record<string | symbol, unknown>)[name],
-      )
-    }
-  }
-  const mapWalks = ['keys', 'entries', 'values', 'forEach', Symbol.iterator]
-  let layer: unknown = store
-  // A Keyv, the adapter it holds, and the Map that adapter may hold (keyv 6).
-  for (let depth = 0; depth < 3 && typeof layer === 'object' && layer !== null; depth++) {
-    trap(layer, layer instanceof Map ? mapWalks : ['iterator'])
-    layer = (layer as { store?: unknown }).store
-  }
-  return () => {
-    for (const step of undo.reverse()) step()
-  }
-}
-
-/** Walks every page of `limit`, calling `between` after each page; returns the ids seen. */
-async function walkPages(
-  log: MovieLog,
-  limit: number,
-  between: (seen: string[]) => Promise<unknown> = async () => {},
-): Promise<string[]> {
-  const seen: string[] = []
-  let cursor: string | null = null
-  do {
-    const page = await log.listMovies({ limit, cursor })
-    expect(page.movies.length).toBeLessThanOrEqual(limit)
-    seen.push(...page.movies.map((movie) => movie.id))
-    cursor = page.nextCursor
-    await between(seen)
-  } while (cursor !== null)
-  return seen
-}
-
-async function addMany(log: MovieLog, count: number): Promise<Movie[]> {
-  const added: Movie[] = []
-  // Batches keep the store busy without making the expected order depend on timing.
-  for (let start = 0; start < count; start += 25) {
-    const batch = Array.from({ length: Math.min(25, count - start) }, (_, n) =>
-      log.addMovie(aMovie({ title: `Movie ${start + n}` })),
-    )
-    added.push(...(await Promise.all(batch)))
-  }
-  return added
 }
 
 // Skipped with its reason, or under CI a failing test: a skipped suite would pass unseen.

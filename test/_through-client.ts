@@ -44,7 +44,7 @@ export function throughTheClient(backend: StoreBackend): [StoreBackend, StoreSui
       return store
     },
     closeAll: async () => {
-      await Promise.all(servers.map(closeServer))
+      await Promise.all(servers.splice(0).map(closeServer))
       await backend.closeAll()
     },
   }

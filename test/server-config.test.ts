@@ -58,6 +58,28 @@ describe('the example server settings', () => {
     expect(await list.json()).toHaveLength(1)
   })
 
+  it('with MOVIE_LOG_TOKEN, needs the bearer token to edit and delete too', async () => {
+    const { request, post } = appFor({ MOVIE_LOG_TOKEN: 's3cret' })
+    const { id } = await (await post({ authorization: 'Bearer s3cret' })).json()
+    const edit = (headers: Record<string, string> = {}) =>
+      request(`/movies/${id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/merge-patch+json', ...headers },
+        body: JSON.stringify({ title: 'Edited' }),
+      })
+    const remove = (headers: Record<string, string> = {}) =>
+      request(`/movies/${id}`, { method: 'DELETE', headers })
+    const refused: Record<string, string>[] = [{}, { authorization: 'Bearer wrong' }]
+    for (const headers of refused) {
+      expect((await edit(headers)).status).toBe(401)
+      expect((await remove(headers)).status).toBe(401)
+    }
+    expect((await (await request(`/movies/${id}`)).json()).title).toBe('Heat')
+    expect((await edit({ authorization: 'Bearer s3cret' })).status).toBe(200)
+    expect((await remove({ authorization: 'Bearer s3cret' })).status).toBe(204)
+    expect((await request(`/movies/${id}`)).status).toBe(404)
+  })
+
   it('with MOVIE_LOG_PRIVATE=1, needs the token to read too', async () => {
     const { request } = appFor({ MOVIE_LOG_TOKEN: 's3cret', MOVIE_LOG_PRIVATE: '1' })
     expect((await request('/movies')).status).toBe(401)

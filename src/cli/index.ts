@@ -1,15 +1,42 @@
 #!/usr/bin/env node
 /**
  * @module movie-log (command): `movie-log <subcommand>`. Each subcommand is a file of its own
- * in this folder, loaded only when it runs.
+ * in this folder, loaded only when it runs. Exit codes: 0 done, 1 failed (a refused row, a copy
+ * that did not verify, a store error), 2 called wrongly.
  */
-import { defineCommand, runMain } from 'citty'
+import { defineCommand, runCommand, showUsage } from 'citty'
+import { EXIT, isUsageError } from './exit'
 
 const movieLog = defineCommand({
   meta: { name: 'movie-log', description: 'A log of the movies you have screened.' },
   subCommands: {
     serve: () => import('./serve').then((command) => command.default),
+    export: () => import('./export').then((command) => command.default),
+    import: () => import('./import').then((command) => command.default),
+    copy: () => import('./copy').then((command) => command.default),
   },
 })
 
-await runMain(movieLog)
+const rawArgs = process.argv.slice(2)
+const subCommand = async () => {
+  const name = rawArgs.find((arg) => !arg.startsWith('-'))
+  const loaders = (movieLog.subCommands ?? {}) as Record<string, () => Promise<never>>
+  return name && loaders[name] ? [await loaders[name](), movieLog] : [movieLog]
+}
+
+try {
+  if (rawArgs.includes('--help') || rawArgs.includes('-h')) {
+    await showUsage(...((await subCommand()) as [typeof movieLog]))
+  } else {
+    await runCommand(movieLog, { rawArgs })
+  }
+} catch (error) {
+  if (isUsageError(error)) {
+    await showUsage(...((await subCommand()) as [typeof movieLog]))
+    process.stderr.write(`movie-log: ${(error as Error).message}\n`)
+    process.exitCode = EXIT.usage
+  } else {
+    process.stderr.write(`movie-log: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = EXIT.failed
+  }
+}

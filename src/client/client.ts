@@ -1,5 +1,9 @@
+import { MovieNotFoundError, PreconditionFailedError } from '../core/change-errors'
+import type { MovieChanges } from '../core/changes'
+import type { ChangeOptions } from '../core/corrections'
+import type { ListMoviesOptions, MoviePage } from '../core/listing'
 import type { Movie } from '../core/movie'
-import type { AddMovieOptions, ListMoviesOptions, MovieLog, MoviePage } from '../core/movie-log'
+import type { AddMovieOptions, MovieLog } from '../core/movie-log'
 import { errorFrom } from './errors'
 import { send } from './send'
 
@@ -67,9 +71,12 @@ export function createMovieLogClient(
     return send(target, { ...init, headers }, operation, sendOptions)
   }
 
-  async function readPage(limit: number, cursor: string | null | undefined) {
+  async function readPage(limit: number, { cursor, sort, from, to }: ListMoviesOptions) {
     const query = new URLSearchParams({ limit: String(limit) })
     if (cursor != null) query.set('cursor', cursor)
+    for (const [name, value] of Object.entries({ sort, from, to })) {
+      if (value !== undefined) query.set(name, value)
+    }
     const response = await call(`${base}?${query}`, 'listMovies')
     if (response.status !== 200) throw await errorFrom(response, 'listMovies')
     const next = NEXT_LINK.exec(response.headers.get('link') ?? '')?.[1]
@@ -91,13 +98,13 @@ export function createMovieLogClient(
       return response.json()
     },
 
-    async listMovies({ limit, cursor }: ListMoviesOptions = {}): Promise<MoviePage> {
-      if (limit !== undefined) return readPage(limit, cursor)
+    async listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
+      if (options.limit !== undefined) return readPage(options.limit, options)
       // Every movie after the cursor: the pages walked here, each request a bounded one.
       const movies: Movie[] = []
-      let page: MoviePage = { movies: [], nextCursor: cursor ?? null }
+      let page: MoviePage = { movies: [], nextCursor: options.cursor ?? null }
       do {
-        page = await readPage(WALK_PAGE_SIZE, page.nextCursor)
+        page = await readPage(WALK_PAGE_SIZE, { ...options, cursor: page.nextCursor })
         movies.push(...page.movies)
       } while (page.nextCursor !== null)
       return { movies, nextCursor: null }
@@ -109,6 +116,41 @@ export function createMovieLogClient(
       if (response.status !== 200) throw await errorFrom(response, 'getMovie')
       return response.json()
     },
+
+    async updateMovie(id: string, changes: MovieChanges, options: ChangeOptions = {}) {
+      const response = await change(id, 'updateMovie', options, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify(changes ?? null),
+      })
+      if (response.status === 404) throw new MovieNotFoundError(id)
+      if (response.status !== 200) throw await errorFrom(response, 'updateMovie')
+      return response.json()
+    },
+
+    async deleteMovie(id: string, options: ChangeOptions = {}): Promise<boolean> {
+      const response = await change(id, 'deleteMovie', options, { method: 'DELETE' })
+      if (response.status === 404) return false
+      if (response.status !== 204) throw await errorFrom(response, 'deleteMovie')
+      return true
+    },
+  }
+
+  async function change(id: string, operation: string, options: ChangeOptions, init: RequestInit) {
+    const headers = new Headers(init.headers)
+    const tags = typeof options.ifMatch === 'string' ? [options.ifMatch] : options.ifMatch
+    // Tags as versionOf gives them are quoted here, as HTTP writes entity tags.
+    if (tags)
+      headers.set(
+        'if-match',
+        tags.map((tag) => (/^"|^\*$/.test(tag) ? tag : `"${tag}"`)).join(', '),
+      )
+    const response = await call(`${base}/${encodeURIComponent(id)}`, operation, {
+      ...init,
+      headers,
+    })
+    if (response.status === 412) throw new PreconditionFailedError(id)
+    return response
   }
 }
 

@@ -1,4 +1,8 @@
 /** @module movie-log/client: the movie log over HTTP, for browsers, Deno, Bun, Workers and Node. */
+
+export { MovieNotFoundError, PreconditionFailedError } from '../core/change-errors'
+export type { MovieChanges } from '../core/changes'
+export type { ChangeOptions } from '../core/corrections'
 export {
   IdempotencyError,
   InvalidPageRequestError,
@@ -7,8 +11,11 @@ export {
   MovieValidationError,
   type ValidationIssue,
 } from '../core/errors'
+export type { ListMoviesOptions, MoviePage } from '../core/listing'
 export type { Movie, NewMovie } from '../core/movie'
-export type { AddMovieOptions, ListMoviesOptions, MovieLog, MoviePage } from '../core/movie-log'
+export type { AddMovieOptions, MovieLog } from '../core/movie-log'
+export type { MovieSort } from '../core/range'
 export { StoreUnavailableError, UnsupportedStoreError } from '../core/store-errors'
+export { versionOf } from '../core/version'
 export { createMovieLogClient, type MovieLogClientOptions } from './client'
 export { MovieLogHttpError } from './errors'

@@ -14,6 +14,8 @@ export type MovieLogErrorCode =
   | 'IDEMPOTENCY_KEY_INVALID'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'IDEMPOTENCY_KEY_IN_FLIGHT'
+  | 'MOVIE_NOT_FOUND'
+  | 'PRECONDITION_FAILED'
 
 /** The message of the one issue about a body itself, not a field: its `path` is `''`. */
 export const NOT_A_JSON_OBJECT = 'must be a JSON object'
@@ -58,6 +60,8 @@ export class MovieLogError extends Error {
     'StoreUnavailableError',
     'UnsupportedStoreError',
     'IdempotencyError',
+    'MovieNotFoundError',
+    'PreconditionFailedError',
   ]
 
   /**

@@ -14,7 +14,11 @@ export function guardDriver(driver: MovieDriver, timeoutMs: number): MovieDriver
     put: (movie) => guard('set', () => driver.put(movie)),
     get: (id) => guard('get', () => driver.get(id)),
     listAfter: (after, limit) => guard('list', () => driver.listAfter(after, limit)),
+    listByDate: (query, limit) => guard('list', () => driver.listByDate(query, limit)),
+    listAddedInRange: (after, range, limit) =>
+      guard('list', () => driver.listAddedInRange(after, range, limit)),
     replace: (expected, next) => guard('replace', () => driver.replace(expected, next)),
+    remove: (expected) => guard('delete', () => driver.remove(expected)),
     create: (key, value, ttlMs) => guard('claim', () => driver.create(key, value, ttlMs)),
     read: (key) => guard('claim', () => driver.read(key)),
     write: (key, value, ttlMs) => guard('claim', () => driver.write(key, value, ttlMs)),

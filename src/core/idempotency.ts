@@ -3,12 +3,14 @@ import type { MovieDriver } from '../drivers/types'
 import { IdempotencyError } from './errors'
 import type { Movie } from './movie'
 
-type Claims = Pick<MovieDriver, 'create' | 'read' | 'write'>
+type Claims = Pick<MovieDriver, 'create' | 'read' | 'write' | 'get' | 'put' | 'remove'>
 
 /** How long a key replays its first movie, as the IETF idempotency-key draft suggests. */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 /** How long a first attempt may take before a retry may finish it. */
 const IDEMPOTENCY_LOCK_MS = 30_000
+/** Records of deleted movies, as long as a key can replay (see `finish`). */
+const DELETED_PREFIX = 'deleted:'
 
 const KEY_FORM = /^[\x21-\x7e]{1,255}$/
 
@@ -25,14 +27,14 @@ interface ClaimRecord {
  * request claims the key with its movie; a retry with the same input gets that movie back, one
  * with another input gets IDEMPOTENCY_KEY_REUSED, and one while the first is running gets
  * IDEMPOTENCY_KEY_IN_FLIGHT. If the first attempt died, a retry finishes it with the same movie,
- * same id: stores write by id, so a key never yields two movies.
+ * same id: a store adds an id once, so a key never yields two movies, and a movie edited or
+ * deleted since is not brought back.
  */
 export async function addOnce(
   claims: Claims,
   idempotencyKey: string,
   input: unknown,
   movie: Movie,
-  put: (movie: Movie) => Promise<void>,
   now: () => number,
 ): Promise<Movie> {
   if (!KEY_FORM.test(idempotencyKey)) {
@@ -52,7 +54,8 @@ export async function addOnce(
 
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await claims.create(key, JSON.stringify(claim), IDEMPOTENCY_TTL_MS)) {
-      return finish(claims, key, claim, put)
+      await claims.put(movie)
+      return done(claims, key, claim)
     }
     const stored = await claims.read(key)
     if (stored === undefined) continue // expired between the two calls: claim it again
@@ -63,27 +66,40 @@ export async function addOnce(
         'This idempotency key was already used to add a different movie',
       )
     }
-    if (existing.state === 'done') return existing.movie
+    // The movie as it is now: a retry does not undo an edit made since.
+    if (existing.state === 'done') return (await claims.get(existing.movie.id)) ?? existing.movie
     if (existing.lockedUntil > now()) {
       throw new IdempotencyError(
         'IDEMPOTENCY_KEY_IN_FLIGHT',
         'The first request with this idempotency key is still being handled; retry shortly',
       )
     }
-    return finish(claims, key, existing, put)
+    return finish(claims, key, existing)
   }
   throw new IdempotencyError('IDEMPOTENCY_KEY_IN_FLIGHT', 'The idempotency key is contended; retry')
 }
 
-async function finish(
-  claims: Claims,
-  key: string,
-  claim: ClaimRecord,
-  put: (movie: Movie) => Promise<void>,
-): Promise<Movie> {
-  await put(claim.movie)
+/**
+ * Finishes an attempt that died: its movie may be stored already (then `put` leaves it, and
+ * any edit made since, alone) or even deleted since, which a deletion record tells.
+ */
+async function finish(claims: Claims, key: string, claim: ClaimRecord): Promise<Movie> {
+  const added = await claims.put(claim.movie)
+  if (added && (await claims.read(DELETED_PREFIX + claim.movie.id)) !== undefined) {
+    await claims.remove(claim.movie)
+  }
+  await done(claims, key, claim)
+  return (await claims.get(claim.movie.id)) ?? claim.movie
+}
+
+async function done(claims: Claims, key: string, claim: ClaimRecord): Promise<Movie> {
   await claims.write(key, JSON.stringify({ ...claim, state: 'done' }), IDEMPOTENCY_TTL_MS)
   return claim.movie
+}
+
+/** Records that a movie was deleted, for as long as an add of it could be retried. */
+export async function markDeleted(claims: Pick<Claims, 'create'>, id: string): Promise<void> {
+  await claims.create(DELETED_PREFIX + id, '1', IDEMPOTENCY_TTL_MS)
 }
 
 // The same JSON, whatever the order of its keys, has the same fingerprint.

@@ -1,10 +1,12 @@
 import { createDriver, type MovieDriver, type MovieLogStore, toKeyv } from '../drivers'
+import type { MovieChanges } from './changes'
 import { container, inject, injectable, Lifecycle, TOKENS } from './container'
-import { decodeCursor, encodeCursor } from './cursor'
-import { InvalidPageRequestError } from './errors'
+import { type ChangeOptions, deleteMovie, updateMovie } from './corrections'
 import { guardDriver } from './guard'
 import { type Clock, createUuidV7Generator, type IdGenerator } from './id'
 import { addOnce } from './idempotency'
+import { registerImportTarget } from './import-target'
+import { type ListMoviesOptions, listPage, type MoviePage } from './listing'
 import { type Movie, type NewMovie, parseNewMovie } from './movie'
 
 /**
@@ -33,36 +35,6 @@ export interface MovieLogOptions {
    * hung store gives an error, not a hung caller. Default 5000.
    */
   storeTimeoutMs?: number
-}
-
-/**
- * What `listMovies` takes. Without `limit`, every movie after `cursor` (or from the start).
- *
- * @example
- * ```ts
- * const first = await log.listMovies({ limit: 50 })
- * const second = await log.listMovies({ limit: 50, cursor: first.nextCursor })
- * ```
- */
-export interface ListMoviesOptions {
-  /** At most this many movies; a positive integer. */
-  limit?: number
-  /** `nextCursor` of the previous page. */
-  cursor?: string | null
-}
-
-/**
- * One page of the log, oldest added first.
- *
- * @example
- * ```ts
- * const { movies, nextCursor }: MoviePage = await log.listMovies({ limit: 50 })
- * ```
- */
-export interface MoviePage {
-  movies: Movie[]
-  /** Pass as `cursor` for the next page; `null` when this page reached the end. */
-  nextCursor: string | null
 }
 
 /**
@@ -98,10 +70,21 @@ export interface MovieLog {
    * time too, so JavaScript callers and untyped data get a `MovieValidationError`.
    */
   addMovie(input: NewMovie, options?: AddMovieOptions): Promise<Movie>
-  /** Lists movies oldest added first, all at once or a page at a time. */
+  /**
+   * Lists movies, oldest added first or by screenedDate, within a range of dates or all, all
+   * at once or a page at a time.
+   */
   listMovies(options?: ListMoviesOptions): Promise<MoviePage>
   /** The movie with this id, or `undefined`. */
   getMovie(id: string): Promise<Movie | undefined>
+  /**
+   * Changes some fields of a movie (same rules as an add) and returns it as stored. Throws
+   * `MovieNotFoundError` for an unknown id, `PreconditionFailedError` when `ifMatch` names a
+   * version the movie no longer has.
+   */
+  updateMovie(id: string, changes: MovieChanges, options?: ChangeOptions): Promise<Movie>
+  /** Deletes a movie; false when it was not there. `ifMatch` as for `updateMovie`. */
+  deleteMovie(id: string, options?: ChangeOptions): Promise<boolean>
 }
 
 // One generator for the process, so that logs sharing a store keep their adds in order.
@@ -131,25 +114,23 @@ class MovieLogService implements MovieLog {
       await this.store.put(movie)
       return movie
     }
-    const put = (stored: Movie) => this.store.put(stored)
-    return addOnce(this.store, options.idempotencyKey, input, movie, put, this.clock)
+    return addOnce(this.store, options.idempotencyKey, input, movie, this.clock)
   }
 
-  async listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
-    const { limit, cursor } = options
-    if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {
-      throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
-    }
-    const after = cursor == null ? undefined : decodeCursor(cursor)
-    // One extra movie tells whether another page follows without a second query.
-    const movies = await this.store.listAfter(after, limit === undefined ? Infinity : limit + 1)
-    if (limit === undefined || movies.length <= limit) return { movies, nextCursor: null }
-    const page = movies.slice(0, limit)
-    return { movies: page, nextCursor: encodeCursor((page.at(-1) as Movie).id) }
+  listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
+    return listPage(this.store, options)
   }
 
   async getMovie(id: string): Promise<Movie | undefined> {
     return this.store.get(id)
+  }
+
+  updateMovie(id: string, changes: MovieChanges, options: ChangeOptions = {}): Promise<Movie> {
+    return updateMovie(this.store, id, changes, options)
+  }
+
+  deleteMovie(id: string, options: ChangeOptions = {}): Promise<boolean> {
+    return deleteMovie(this.store, id, options)
   }
 }
 
@@ -183,5 +164,8 @@ export function createMovieLog(store?: MovieLogStore, options: MovieLogOptions =
   scope.register(TOKENS.generateId, { useValue: generateId })
   scope.register(TOKENS.clock, { useValue: options.clock ?? Date.now })
   scope.register(MovieLogService, MovieLogService, { lifecycle: Lifecycle.ContainerScoped })
-  return scope.resolve(MovieLogService)
+  const log = scope.resolve(MovieLogService)
+  const customIds = options.generateId !== undefined
+  registerImportTarget(log, { driver: scope.resolve(TOKENS.driver), generateId, customIds })
+  return log
 }

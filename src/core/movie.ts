@@ -59,12 +59,17 @@ const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : 
 // Only structs that never print the value they check: superstruct's own messages put it in a
 // template string, which throws on JSON like {"toString": []}. So `type` with unknown keys
 // reported here rather than `object`, and `unknown` as the title's coercion guard.
-const newMovie: Struct<Omit<Movie, 'id' | 'notes'> & { notes?: string }> = type({
+export const fieldStructs = {
   title: coerce(define<string>('title', checkTitle), unknown(), trimmed),
   screenedDate: define<string>('screenedDate', checkScreenedDate),
   releaseYear: define<number>('releaseYear', checkReleaseYear),
   imdbLink: define<string>('imdbLink', checkImdbLink),
-  notes: optional(define<string>('notes', checkNotes)),
+  notes: define<string>('notes', checkNotes),
+}
+
+const newMovie: Struct<Omit<Movie, 'id' | 'notes'> & { notes?: string }> = type({
+  ...fieldStructs,
+  notes: optional(fieldStructs.notes),
 })
 
 /**
@@ -134,7 +139,8 @@ export function parseWithSuperstruct(input: object): Omit<Movie, 'id'> {
   }
 }
 
-function resolveLinkAlias(input: Record<string, unknown>) {
+/** Renames `catalogLink` to `imdbLink` on a copy of `input`, with an issue when both differ. */
+export function resolveLinkAlias(input: Record<string, unknown>) {
   // Own entries only, copied onto a fresh object: a JSON "__proto__" key stays a plain key.
   const fields: Record<string, unknown> = Object.fromEntries(Object.entries(input))
   const issues: ValidationIssue[] = []
@@ -159,7 +165,8 @@ function resolveLinkAlias(input: Record<string, unknown>) {
 // are named, and the last of them says how many more there are.
 const UNKNOWN_FIELDS_NAMED = 10
 
-function unknownFieldIssues(keys: string[]): ValidationIssue[] {
+/** An issue for each key that is not a movie field. */
+export function unknownFieldIssues(keys: string[]): ValidationIssue[] {
   const unknownKeys = keys.filter((key) => !FIELD_NAMES.has(key))
   const named = unknownKeys.slice(0, UNKNOWN_FIELDS_NAMED)
   const message = `is not a movie field (the fields are ${FIELDS.join(', ')}; catalogLink is accepted for imdbLink)`

@@ -1,17 +1,23 @@
 import type Keyv from 'keyv'
+import { addedInRange } from './in-range'
 import { adapterOf } from './keyv'
 import { createMemoryDriver, memoryMap } from './memory'
 import { createRedisDriver, isRedisAdapter } from './redis'
 import { createScanDriver } from './scan'
 import { createSqlDriver } from './sql'
 import { isSqlAdapter } from './sql-adapter'
-import type { MovieDriver } from './types'
+import type { BaseDriver, MovieDriver } from './types'
 
 /**
  * The driver for a store, chosen once: memory for a Map (keyv 5 or 6), Redis and SQL for the
  * keyv adapters whose native commands they use, and the scan driver for any other keyv store.
  */
 export function createDriver(keyv: Keyv): MovieDriver {
+  const driver = createBaseDriver(keyv)
+  return { ...driver, listAddedInRange: addedInRange(driver) }
+}
+
+function createBaseDriver(keyv: Keyv): BaseDriver {
   const map = memoryMap(keyv)
   if (map) return createMemoryDriver(keyv, map)
   const adapter = adapterOf(keyv)

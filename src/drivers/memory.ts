@@ -1,11 +1,19 @@
 import type Keyv from 'keyv'
-import type { Movie } from '../core/movie'
-import { keyvMovie, keyvRecords, keyvReplace, setOrThrow } from './records'
-import { MOVIE_KEY_PREFIX, type MovieDriver, movieKey } from './types'
+import { type Movie, sameMovie } from '../core/movie'
+import {
+  createMemoryIndex,
+  drop,
+  keep,
+  type MemoryIndex,
+  pageAfter,
+  pageByDate,
+} from './memory-index'
+import { keyvMovie, keyvRecords, setOrThrow } from './records'
+import { type BaseDriver, MOVIE_KEY_PREFIX, movieKey } from './types'
 
-// Per Map and key prefix, the log's movies in id order: logs on one Map in this process share
+// Per Map and key prefix, the log's movies indexed: logs on one Map in this process share
 // them. Built once from the Map's keys (it may hold movies already), then kept by the driver.
-const orders = new WeakMap<Map<unknown, unknown>, Map<string, Promise<Movie[]>>>()
+const indexes = new WeakMap<Map<unknown, unknown>, Map<string, Promise<MemoryIndex>>>()
 
 /**
  * The Map behind a Keyv in memory: keyv 5 holds the Map itself as its store, keyv 6 a
@@ -22,56 +30,77 @@ export function memoryMap(keyv: Keyv): Map<unknown, unknown> | undefined {
 }
 
 /**
- * A store in memory, one process's Map. Writes and reads by id go through keyv; pages come
- * from the movies kept here in id order, a binary search and a slice, with no keyv calls and
- * no copies: a movie in memory changes only through its driver.
+ * A store in memory, one process's Map. Writes go through keyv; reads come from the movies
+ * indexed here (by id, in id order, in date order): a page is a binary search and a slice,
+ * with no keyv calls and no copies. Each change is checked and applied to the index in one
+ * synchronous step, then written, so create-if-absent and compare-and-set need no lock.
  */
-export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): MovieDriver {
+export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): BaseDriver {
   const prefix = mapKeyOf(keyv)(MOVIE_KEY_PREFIX)
-  // Once loaded, the very array: a write after the first needs no promise to reach it.
-  let loaded: Movie[] | undefined
-  const movies = async (): Promise<Movie[]> => {
-    let byPrefix = orders.get(map)
+  // Once loaded, the index itself: a call after the first needs no promise to reach it.
+  let loaded: MemoryIndex | undefined
+  const load = async (): Promise<MemoryIndex> => {
+    let byPrefix = indexes.get(map)
     if (!byPrefix) {
       byPrefix = new Map()
-      orders.set(map, byPrefix)
+      indexes.set(map, byPrefix)
     }
-    const order = byPrefix.get(prefix) ?? read(keyv, map, prefix)
-    byPrefix.set(prefix, order)
-    loaded = await order
+    const index = byPrefix.get(prefix) ?? read(keyv, map, prefix)
+    byPrefix.set(prefix, index)
+    loaded = await index
     return loaded
+  }
+  // A write the store refused leaves the index as it was.
+  const write = async (undo: () => void, step: () => Promise<unknown>) => {
+    try {
+      await step()
+    } catch (error) {
+      undo()
+      throw error
+    }
   }
 
   return {
     remote: false,
     put: async (movie) => {
-      const sorted = loaded ?? (await movies())
-      await setOrThrow(keyv, movieKey(movie.id), movie)
-      keep(sorted, movie)
+      const index = loaded ?? (await load())
+      if (index.byId.has(movie.id)) return false
+      keep(index, movie)
+      await write(
+        () => drop(index, movie),
+        () => setOrThrow(keyv, movieKey(movie.id), movie),
+      )
+      return true
     },
-    get: (id) => keyvMovie(keyv, id),
-    listAfter: async (after, limit) => {
-      const sorted = loaded ?? (await movies())
-      const start = after === undefined ? 0 : firstAfter(sorted, after)
-      return sorted.slice(start, start + limit)
+    get: async (id) => (loaded ?? (await load())).byId.get(id),
+    listAfter: async (after, limit) => pageAfter(loaded ?? (await load()), after, limit),
+    listByDate: async (query, limit) => pageByDate(loaded ?? (await load()), query, limit),
+    replace: async (expected, next) => {
+      const index = loaded ?? (await load())
+      const stored = index.byId.get(next.id)
+      if (!stored || !sameMovie(stored, expected)) return false
+      keep(index, next)
+      await write(
+        () => keep(index, stored),
+        () => setOrThrow(keyv, movieKey(next.id), next),
+      )
+      return true
     },
-    replace: keyvReplace(keyv, map, async (movie) => keep(loaded ?? (await movies()), movie)),
+    remove: async (expected) => {
+      const index = loaded ?? (await load())
+      const stored = index.byId.get(expected.id)
+      if (!stored || !sameMovie(stored, expected)) return false
+      drop(index, stored)
+      await write(
+        () => keep(index, stored),
+        async () => {
+          if (!(await keyv.delete(movieKey(stored.id)))) throw new Error('the store did not delete')
+        },
+      )
+      return true
+    },
     ...keyvRecords(keyv, map),
   }
-}
-
-/** Adds a movie in id order, or puts it in the place of the one with its id. */
-function keep(sorted: Movie[], movie: Movie): void {
-  const last = sorted.at(-1)
-  // Ids mostly arrive in order: an append, except after a clock step.
-  if (last === undefined || last.id < movie.id) {
-    sorted.push(movie)
-    return
-  }
-  const position = firstAfter(sorted, movie.id)
-  // The same movie again (an idempotent add finished twice, an edit): replaced in place.
-  if (sorted[position - 1]?.id === movie.id) sorted[position - 1] = movie
-  else sorted.splice(position, 0, movie)
 }
 
 /**
@@ -95,7 +124,7 @@ function mapKeyOf(keyv: Keyv): (key: string) => string {
  * The movies a Map holds already, read through keyv, in id order. A store that failed while
  * they were read is asked again next time, not remembered as failed.
  */
-function read(keyv: Keyv, map: Map<unknown, unknown>, prefix: string): Promise<Movie[]> {
+function read(keyv: Keyv, map: Map<unknown, unknown>, prefix: string): Promise<MemoryIndex> {
   const order = (async () => {
     const ids: string[] = []
     for (const key of map.keys()) {
@@ -106,23 +135,11 @@ function read(keyv: Keyv, map: Map<unknown, unknown>, prefix: string): Promise<M
       const movie = await keyvMovie(keyv, id)
       if (movie) sorted.push(movie)
     }
-    return sorted
+    return createMemoryIndex(sorted)
   })()
   order.catch(() => {
-    const byPrefix = orders.get(map)
+    const byPrefix = indexes.get(map)
     if (byPrefix?.get(prefix) === order) byPrefix.delete(prefix)
   })
   return order
-}
-
-/** Index of the first movie whose id is greater than `id`. */
-function firstAfter(sorted: Movie[], id: string): number {
-  let low = 0
-  let high = sorted.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if ((sorted[middle] as Movie).id <= id) low = middle + 1
-    else high = middle
-  }
-  return low
 }

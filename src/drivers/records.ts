@@ -59,20 +59,36 @@ export async function keyvMovie(keyv: Keyv, id: string): Promise<Movie | undefin
 }
 
 /**
- * Compare-and-set of a movie through keyv, serialised per movie in this process; `kept` runs
- * after the write (a driver's own index).
+ * Create-if-absent, compare-and-set and compare-and-delete of movies through keyv, serialised
+ * per movie in this process: atomic within it, not across processes (a store with no atomic
+ * step of its own offers nothing to build that on).
  */
-export function keyvReplace(
+export function keyvMovieWrites(
   keyv: Keyv,
   scope: object,
-  kept: (movie: Movie) => unknown = () => {},
-): MovieDriver['replace'] {
-  return (expected, next) =>
-    serialised(scope, movieKey(next.id), async () => {
-      const stored = await keyvMovie(keyv, next.id)
-      if (!stored || !sameMovie(stored, expected)) return false
-      await setOrThrow(keyv, movieKey(next.id), next)
-      await kept(next)
-      return true
-    })
+): Pick<MovieDriver, 'put' | 'replace' | 'remove'> {
+  const key = (movie: Movie) => movieKey(movie.id)
+  return {
+    put: (movie) =>
+      serialised(scope, key(movie), async () => {
+        if (await keyvMovie(keyv, movie.id)) return false
+        await setOrThrow(keyv, key(movie), movie)
+        return true
+      }),
+    replace: (expected, next) =>
+      serialised(scope, key(next), async () => {
+        const stored = await keyvMovie(keyv, next.id)
+        if (!stored || !sameMovie(stored, expected)) return false
+        await setOrThrow(keyv, key(next), next)
+        return true
+      }),
+    remove: (expected) =>
+      serialised(scope, key(expected), async () => {
+        const stored = await keyvMovie(keyv, expected.id)
+        if (!stored || !sameMovie(stored, expected)) return false
+        if (!(await keyv.delete(key(expected))))
+          throw new Error(`the store did not delete ${key(expected)}`)
+        return true
+      }),
+  }
 }

@@ -2,26 +2,21 @@ import type Keyv from 'keyv'
 import { type Movie, sameMovie } from '../core/movie'
 import { keyvCodec } from './keyv'
 import { createMovieCache } from './movie-cache'
-import { MOVIE_KEY_PREFIX, type MovieDriver, movieKey, RECORD_KEY_PREFIX } from './types'
+import { redisIndexes } from './redis-indexes'
+import { PAGE, PUT, REMOVE, REPLACE } from './redis-scripts'
+import {
+  type BaseDriver,
+  type DateQuery,
+  MOVIE_KEY_PREFIX,
+  movieKey,
+  RECORD_KEY_PREFIX,
+} from './types'
 
 // The few node-redis calls used here, so the core needs no Redis package of its own.
 interface RedisClient {
-  multi(): RedisMulti
-  zRange(
-    key: string,
-    min: string,
-    max: string,
-    options?: { BY: 'LEX'; LIMIT?: { offset: number; count: number } },
-  ): Promise<string[]>
-  mGet(keys: string[]): Promise<(string | null)[]>
   get(key: string): Promise<string | null>
   set(key: string, value: string, options?: { NX?: boolean; PX?: number }): Promise<unknown>
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
-}
-interface RedisMulti {
-  set(key: string, value: string): RedisMulti
-  zAdd(key: string, member: { score: number; value: string }): RedisMulti
-  exec(): Promise<unknown>
 }
 
 /** The parts of a @keyv/redis adapter this index relies on. */
@@ -43,108 +38,104 @@ export function isRedisAdapter(store: unknown): store is RedisAdapter {
   )
 }
 
-// Sets KEYS[1] to ARGV[2] only while it still holds ARGV[1]: one step, so one writer wins.
-const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2])
-  return 1
-end
-return 0`
+// Most members a page script reads at once (Lua's unpack has a limit of its own).
+const SCRIPT_PAGE = 1000
+// A date member: the 23-character screenedDate, '|', the id (from character 25).
+const dateMember = (movie: Pick<Movie, 'id' | 'screenedDate'>) =>
+  `${movie.screenedDate}|${movie.id}`
+// '}' follows '|': below it are all members of dates up to and including this one.
+const throughDate = (date: string) => `(${date}}`
 
 /**
- * A Redis store: a sorted set of ids next to the movies, written with each movie in one
- * MULTI, so concurrent adds from many processes are all listed; a page is one ZRANGE BYLEX and
- * one MGET. Create-if-absent is SET NX, compare-and-set a script. (A Redis Cluster would split
- * the keys across slots: it uses the scan driver.)
+ * A Redis store: two sorted sets next to the movies, of ids (the order added) and of
+ * `screenedDate|id` (the date order), both by lexical order. Scripts change a movie and its
+ * index entries in one step, so concurrent writers from many processes never disagree; a page
+ * is one script, its ZRANGE and MGET. Create-if-absent of records is SET NX. (A Redis Cluster
+ * would split the keys across slots: it uses the scan driver.)
  */
-export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): MovieDriver {
+export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): BaseDriver {
   const key = (name: string) => adapter.createKeyPrefix(name, adapter.namespace)
-  const indexKey = key('movie-index')
-  const readyKey = key('movie-index-ready')
+  const ids = key('movie-index')
+  const dates = key('movie-date-index')
+  const moviePrefix = key(MOVIE_KEY_PREFIX)
   const cache = createMovieCache()
-  let ready = false
+  const codec = keyvCodec(keyv)
+  const client = () => adapter.getClient()
+  const record = (name: string) => key(RECORD_KEY_PREFIX + name)
+  const indexed = redisIndexes(adapter, { ids, dates }, (value) => codec.decode(value))
 
-  // Movies stored before this index existed (or by a scan-index writer) are added once.
-  async function ensureIndex(client: RedisClient): Promise<void> {
-    if (ready || (await client.get(readyKey)) !== null) {
-      ready = true
-      return
-    }
-    for await (const [name] of adapter.iterator(adapter.namespace)) {
-      if (!name.startsWith(MOVIE_KEY_PREFIX)) continue
-      await client
-        .multi()
-        .zAdd(indexKey, { score: 0, value: name.slice(MOVIE_KEY_PREFIX.length) })
-        .exec()
-    }
-    await client.set(readyKey, '1')
-    ready = true
+  const run = async (script: string, keys: string[], args: string[]) =>
+    (await client()).eval(script, { keys, arguments: args })
+
+  /** The stored text of a movie and the movie, when it still equals `expected`. */
+  const current = async (expected: Movie) => {
+    const stored = await (await client()).get(key(movieKey(expected.id)))
+    const movie = stored === null ? undefined : await codec.decode(stored)
+    return stored !== null && movie && sameMovie(movie, expected) ? stored : undefined
   }
 
-  const client = () => adapter.getClient()
-  const codec = keyvCodec(keyv)
-  const record = (name: string) => key(RECORD_KEY_PREFIX + name)
+  async function page(index: string, start: string, stop: string, limit: number, rev: boolean) {
+    await indexed()
+    const idAt = index === dates ? '25' : '1'
+    const movies: Movie[] = []
+    while (movies.length < limit) {
+      const count = Math.min(limit - movies.length, SCRIPT_PAGE)
+      const args = [start, stop, String(count), rev ? '1' : '0', moviePrefix, idAt]
+      const [members, values] = (await run(PAGE, [index], args)) as [string[], (string | null)[]]
+      for (const [position, value] of values.entries()) {
+        const movie = value === null ? undefined : (cache.get(value) ?? (await parse(value)))
+        // A member left by an older index build, or a movie gone since: skipped.
+        const member = members[position] as string
+        if (movie && (index === ids ? movie.id : dateMember(movie)) === member) movies.push(movie)
+      }
+      if (members.length < count) break
+      start = `(${members.at(-1)}`
+    }
+    return movies
+  }
+
+  const parse = async (value: string) => {
+    const movie = await codec.decode(value)
+    return movie && cache.keep(value, movie)
+  }
 
   return {
     remote: true,
     get: async (id) => {
       const value = await (await client()).get(key(movieKey(id)))
-      if (value === null) return undefined
-      return codec.decode(value)
+      return value === null ? undefined : codec.decode(value)
+    },
+    put: async (movie) => {
+      await indexed()
+      const keys = [key(movieKey(movie.id)), ids, dates]
+      return (await run(PUT, keys, [await codec.encode(movie), movie.id, dateMember(movie)])) === 1
     },
     replace: async (expected, next) => {
-      const redis = await client()
-      const stored = await redis.get(key(movieKey(next.id)))
-      if (stored === null) return false
-      const movie = await codec.decode(stored)
-      if (!movie || !sameMovie(movie, expected)) return false
-      const keys = [key(movieKey(next.id))]
-      const swapped = await redis.eval(COMPARE_AND_SET, {
-        keys,
-        arguments: [stored, await codec.encode(next)],
-      })
-      return swapped === 1
+      const stored = await current(expected)
+      if (stored === undefined) return false
+      const args = [stored, await codec.encode(next), dateMember(expected), dateMember(next)]
+      return (await run(REPLACE, [key(movieKey(next.id)), dates], args)) === 1
+    },
+    remove: async (expected) => {
+      const stored = await current(expected)
+      if (stored === undefined) return false
+      const keys = [key(movieKey(expected.id)), ids, dates]
+      return (await run(REMOVE, keys, [stored, expected.id, dateMember(expected)])) === 1
+    },
+    listAfter: (after, limit) =>
+      page(ids, after === undefined ? '-' : `(${after}`, '+', limit, false),
+    listByDate: (query: DateQuery, limit) => {
+      const resume =
+        query.after && `(${dateMember({ screenedDate: query.after.date, id: query.after.id })}`
+      return query.descending
+        ? page(dates, resume ?? throughDate(query.to), `[${query.from}`, limit, true)
+        : page(dates, resume ?? `[${query.from}`, throughDate(query.to), limit, false)
     },
     create: async (name, value, ttlMs) =>
       (await (await client()).set(record(name), value, { NX: true, PX: ttlMs })) === 'OK',
     read: async (name) => (await (await client()).get(record(name))) ?? undefined,
     write: async (name, value, ttlMs) => {
       await (await client()).set(record(name), value, { PX: ttlMs })
-    },
-    put: async (movie) => {
-      const client = await adapter.getClient()
-      await ensureIndex(client)
-      const value = await codec.encode(movie)
-      await client
-        .multi()
-        .set(key(movieKey(movie.id)), value)
-        .zAdd(indexKey, { score: 0, value: movie.id })
-        .exec()
-    },
-    listAfter: async (after, limit) => {
-      const client = await adapter.getClient()
-      await ensureIndex(client)
-      const window = Number.isFinite(limit) ? { LIMIT: { offset: 0, count: limit } } : {}
-      const ids = await client.zRange(indexKey, after === undefined ? '-' : `(${after}`, '+', {
-        BY: 'LEX',
-        ...window,
-      })
-      // Movies read before come from the cache: often the page is one round trip, not two.
-      const found = ids.map((id) => cache.get(id))
-      const missing = ids.filter((_, index) => found[index] === undefined)
-      const values =
-        missing.length > 0 ? await client.mGet(missing.map((id) => key(movieKey(id)))) : []
-      const read = new Map<string, Movie>()
-      for (const value of values) {
-        if (value === null) continue
-        const movie = await codec.decode(value)
-        if (movie) read.set(movie.id, cache.keep(movie))
-      }
-      const movies: Movie[] = []
-      for (const [index, id] of ids.entries()) {
-        const movie = found[index] ?? read.get(id)
-        if (movie) movies.push(movie)
-      }
-      return movies
     },
   }
 }

@@ -30,3 +30,50 @@ function quality(parameters: string[]): number {
   const value = Number(q.slice(2))
   return Number.isFinite(value) ? value : 1
 }
+
+/** What `GET /movies` can answer with: the JSON array, or an export of every movie. */
+export type ListType = 'json' | 'ndjson' | 'csv'
+
+const LIST_TYPES: [ListType, string][] = [
+  ['json', 'application/json'],
+  ['ndjson', 'application/x-ndjson'],
+  ['csv', 'text/csv'],
+]
+
+/**
+ * The type `GET /movies` answers an `Accept` header with: the one of highest quality, each
+ * rated by its most specific matching range. Ties go to JSON, then NDJSON; `undefined` when
+ * the header refuses all three. An export is sent only when named: a wildcard (any type, `text/*`)
+ * never turns a list into a download of the whole log.
+ */
+export function listTypeOf(accept: string | null): ListType | undefined {
+  if (accept === null || accept.trim() === '') return 'json'
+  const ranges = accept.split(',').map((range) => {
+    const [mediaRange = '', ...parameters] = range.split(';').map((p) => p.trim().toLowerCase())
+    return { mediaRange, quality: quality(parameters) }
+  })
+  let best: { type: ListType; quality: number } | undefined
+  for (const [type, mediaType] of LIST_TYPES) {
+    let match: { specificity: number; quality: number } | undefined
+    for (const { mediaRange, quality } of ranges) {
+      const specificity =
+        type === 'json'
+          ? rangeSpecificity(mediaRange, mediaType)
+          : mediaRange === mediaType
+            ? 2
+            : -1
+      if (specificity > (match?.specificity ?? -1)) match = { specificity, quality }
+    }
+    if (match && match.quality > 0 && match.quality > (best?.quality ?? 0)) {
+      best = { type, quality: match.quality }
+    }
+  }
+  return best?.type
+}
+
+// 2: the type itself, 1: its `type/*`, 0: `*/*`, -1: no match.
+function rangeSpecificity(mediaRange: string, mediaType: string): number {
+  if (mediaRange === mediaType) return 2
+  if (mediaRange === `${mediaType.split('/')[0]}/*`) return 1
+  return mediaRange === '*/*' ? 0 : -1
+}

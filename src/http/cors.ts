@@ -12,8 +12,9 @@ import type { Reply } from './reply'
  */
 export type CorsOrigins = '*' | readonly string[]
 
-const ALLOWED_HEADERS = 'Accept, Authorization, Content-Type, Idempotency-Key'
-const EXPOSED_HEADERS = 'Link, Location, Retry-After'
+const ALLOWED_HEADERS =
+  'Accept, Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match'
+const EXPOSED_HEADERS = 'ETag, Link, Location, Retry-After'
 const PREFLIGHT_MAX_AGE = '600'
 
 /** The CORS headers for a request from `origin`, or none when the origin is not allowed. */

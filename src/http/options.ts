@@ -44,10 +44,11 @@ export interface MovieLogHttpOptions {
  *
  * @example
  * ```ts
- * const authorize = (request: Request, action: MovieLogAction) => action !== 'add' || isAdmin(request)
+ * const authorize = (request: Request, action: MovieLogAction) =>
+ *   action === 'list' || action === 'read' || isAdmin(request)
  * ```
  */
-export type MovieLogAction = 'list' | 'read' | 'add'
+export type MovieLogAction = 'list' | 'read' | 'add' | 'update' | 'delete'
 
 /**
  * The answer of `authorize`: allowed (`true`), unauthenticated (`false`, `401`) or forbidden (`403`).

@@ -72,6 +72,12 @@ const BY_CODE: Record<MovieLogErrorCode, { status: number; title: string; slug: 
     title: 'Request in progress',
     slug: 'idempotency-key-in-flight',
   },
+  MOVIE_NOT_FOUND: { status: 404, title: 'Movie not found', slug: 'movie-not-found' },
+  PRECONDITION_FAILED: {
+    status: 412,
+    title: 'Precondition failed',
+    slug: 'precondition-failed',
+  },
 }
 
 // What a 503 tells the client (and the operator it forwards it to): what happened, no internals.
@@ -133,6 +139,8 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
     case 'IDEMPOTENCY_KEY_INVALID':
     case 'IDEMPOTENCY_KEY_REUSED':
     case 'IDEMPOTENCY_KEY_IN_FLIGHT':
+    case 'MOVIE_NOT_FOUND':
+    case 'PRECONDITION_FAILED':
       return `${error.message}.`
   }
 }

@@ -1,4 +1,3 @@
-import { InvalidPageRequestError } from '../core/errors'
 import type { Movie, NewMovie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
 import { StoreUnavailableError } from '../core/store-errors'
@@ -6,8 +5,11 @@ import { OPENAPI_FILE } from '../openapi/document'
 import { createOpenApiReply } from '../openapi/reply'
 import { acceptsJson } from './accept'
 import { readJsonBody } from './body'
+import { etagOf } from './conditions'
 import { addCorsHeaders, isPreflight, preflightReply } from './cors'
-import { movieJson, moviesJson } from './movie-json'
+import { exportReply } from './export'
+import { deleteMovie, readMovie, updateMovie } from './item'
+import { listMovies } from './list'
 import { checkHttpOptions, type MovieLogAction, type MovieLogHttpOptions } from './options'
 import { errorReply, problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply, toWebResponse } from './reply'
@@ -18,11 +20,21 @@ import {
   parseIdempotencyKey,
   resolveTarget,
 } from './request'
-import { STREAM_PAGE_SIZE, streamAllMovies } from './stream'
 
 const COLLECTION_METHODS = 'GET, HEAD, POST'
-const ITEM_METHODS = 'GET, HEAD'
-const PAGE_PARAMETER = /^[1-9][0-9]{0,15}$/
+const ITEM_METHODS = 'GET, HEAD, PATCH, DELETE'
+// The action `authorize` is asked about, per method (a Map: a method named `toString` is none).
+const COLLECTION_ACTIONS = new Map<string, MovieLogAction>([
+  ['GET', 'list'],
+  ['HEAD', 'list'],
+  ['POST', 'add'],
+])
+const ITEM_ACTIONS = new Map<string, MovieLogAction>([
+  ['GET', 'read'],
+  ['HEAD', 'read'],
+  ['PATCH', 'update'],
+  ['DELETE', 'delete'],
+])
 
 /**
  * Answers one request: `url` is the request's URL as the host parsed it, and `path` the part
@@ -53,32 +65,6 @@ export function createMovieLogReplier(
   const openApiReply = createOpenApiReply(encodedBasePath)
   let addsInFlight = 0
 
-  async function list(url: URL): Promise<Reply> {
-    const limitParameter = url.searchParams.get('limit')
-    const cursor = url.searchParams.get('cursor')
-    if (limitParameter === null && cursor === null) {
-      // The first page is read before answering, so a store that is down still gets a 503.
-      const first = await log.listMovies({ limit: STREAM_PAGE_SIZE })
-      if (first.nextCursor === null) return jsonReply(200, moviesJson(first.movies), varyAccept())
-      const headers = { 'content-type': JSON_TYPE, vary: 'accept' }
-      return { status: 200, headers, body: streamAllMovies(log, first) }
-    }
-    if (limitParameter !== null && !PAGE_PARAMETER.test(limitParameter)) {
-      throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
-    }
-    const limit = Math.min(
-      limitParameter === null ? maxPageSize : Number(limitParameter),
-      maxPageSize,
-    )
-    const page = await log.listMovies({ limit, cursor })
-    const headers = varyAccept()
-    if (page.nextCursor !== null) {
-      const query = new URLSearchParams({ limit: String(limit), cursor: page.nextCursor })
-      headers.link = `<${collectionUrl(url)}?${query}>; rel="next"`
-    }
-    return jsonReply(200, moviesJson(page.movies), headers)
-  }
-
   async function add(request: Request, url: URL): Promise<Reply> {
     if (!isJsonContentType(request.headers.get('content-type'))) {
       return problemReply(415, `Send the movie as ${JSON_TYPE} (charset utf-8, if any).`, {
@@ -101,7 +87,10 @@ export function createMovieLogReplier(
       const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'))
       // Any JSON: addMovie checks its input at run time and names every bad field.
       const movie = await log.addMovie(body.value as NewMovie, { idempotencyKey })
-      return jsonReply(201, JSON.stringify(movie), { location: movieUrl(movie, url) })
+      return jsonReply(201, JSON.stringify(movie), {
+        location: movieUrl(movie, url),
+        etag: etagOf(movie),
+      })
     } finally {
       addsInFlight--
     }
@@ -120,12 +109,6 @@ export function createMovieLogReplier(
     })
   }
 
-  async function read(id: string): Promise<Reply> {
-    const movie = await log.getMovie(id)
-    if (!movie) return problemReply(404, 'There is no movie with this id.')
-    return jsonReply(200, movieJson(movie), varyAccept())
-  }
-
   // Location and Link: always under basePath, whatever path the host passed.
   function collectionUrl(url: URL): string {
     return `${originOf(url)}${encodedBasePath || '/'}`
@@ -138,24 +121,34 @@ export function createMovieLogReplier(
   async function route(request: Request, url: URL, path: string): Promise<Reply> {
     // The host's path is percent-encoded: compared with the encoded base path.
     const target = resolveTarget(path, encodedBasePath)
-    const isRead = request.method === 'GET' || request.method === 'HEAD'
-
     if (target.kind === 'none') return problemReply(404, 'Not found.')
     const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
-    const isAdd = target.kind === 'collection' && request.method === 'POST'
-    if (!isRead && !isAdd) return methodNotAllowed(allowed)
+    const actions = target.kind === 'collection' ? COLLECTION_ACTIONS : ITEM_ACTIONS
+    const action = actions.get(request.method)
     // The document describes the API, not the log's movies: open to all, like a robots.txt.
     if (target.kind === 'item' && target.id === OPENAPI_FILE) {
+      if (action !== 'read') return methodNotAllowed('GET, HEAD')
       return acceptsJson(request.headers.get('accept')) ? openApiReply() : notAcceptable()
     }
+    if (!action) return methodNotAllowed(allowed)
 
-    const action: MovieLogAction = isAdd ? 'add' : target.kind === 'collection' ? 'list' : 'read'
     const refusal = options.authorize && (await denied(request, options.authorize, action))
     if (refusal) return refusal
-    if (isAdd) return add(request, url)
+    switch (action) {
+      case 'add':
+        return add(request, url)
+      case 'update':
+        return updateMovie(log, request, (target as { id: string }).id, maxBodyBytes)
+      case 'delete':
+        return deleteMovie(log, request, (target as { id: string }).id)
+    }
+    const exported = target.kind === 'collection' && (await exportReply(log, request, url))
+    if (exported) return exported
     if (!acceptsJson(request.headers.get('accept'))) return notAcceptable()
-    return target.kind === 'collection' ? list(url) : read(target.id)
+    return target.kind === 'collection'
+      ? listMovies(log, url, maxPageSize, collectionUrl(url))
+      : readMovie(log, request, target.id)
   }
 
   return async function replyToMovieLogRequest(request, url, path = url.pathname) {
@@ -183,10 +176,6 @@ export function createMovieLogFetch(
 ): (request: Request) => Promise<Response> {
   const reply = createMovieLogReplier(log, options)
   return async (request) => toWebResponse(await reply(request, new URL(request.url)))
-}
-
-function varyAccept(): Record<string, string> {
-  return { vary: 'accept' }
 }
 
 function methodNotAllowed(allow: string): Reply {

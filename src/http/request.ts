@@ -32,11 +32,17 @@ export function normaliseBasePath(basePath: string): string {
   return trimmed.startsWith('/') || trimmed === '' ? trimmed : `/${trimmed}`
 }
 
-export function isJsonContentType(header: string | null): boolean {
+/** The types a PATCH body may have: a JSON merge patch (RFC 7396), or plain JSON. */
+export const PATCH_TYPES: readonly string[] = ['application/merge-patch+json', JSON_TYPE]
+
+export function isJsonContentType(
+  header: string | null,
+  types: readonly string[] = [JSON_TYPE],
+): boolean {
   if (header === null) return false
-  if (header === JSON_TYPE) return true
+  if (header === JSON_TYPE && types.includes(JSON_TYPE)) return true
   const [type = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase())
-  if (type !== JSON_TYPE) return false
+  if (!types.includes(type)) return false
   const charset = parameters.find((parameter) => parameter.startsWith('charset='))
   return charset === undefined || /^charset="?utf-8"?$/.test(charset)
 }

@@ -1,4 +1,5 @@
-import type { MovieLog, MoviePage } from '../core/movie-log'
+import type { MoviePage } from '../core/listing'
+import type { MovieLog } from '../core/movie-log'
 
 /** The full list goes out a page at a time: memory holds one page, whatever the log's size. */
 export const STREAM_PAGE_SIZE = 1000

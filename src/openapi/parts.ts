@@ -1,4 +1,5 @@
 /** The reusable parts of the OpenAPI document: parameters, headers and problem responses. */
+import { ETAG_HEADER, LISTING_PARAMETERS } from './listing-parts'
 
 /** A JSON Schema, or any other object of the document. */
 export type JsonSchema = Record<string, unknown>
@@ -38,6 +39,7 @@ export const PARAMETERS: Record<string, JsonSchema> = {
       'Makes the add safe to retry: the same key with the same movie gives the first movie back, for 24 hours, across every server sharing the store. 1 to 255 visible ASCII characters, bare or as a structured-field string ("...").',
     schema: { type: 'string', minLength: 1 },
   },
+  ...LISTING_PARAMETERS,
 }
 
 const stringHeader = (description: string, schema: JsonSchema = { type: 'string' }) => ({
@@ -60,6 +62,8 @@ export const HEADERS: Record<string, JsonSchema> = {
   },
   Allow: { ...stringHeader('The methods this resource answers.'), required: true },
   AcceptPost: { ...stringHeader('The media type a POST must send.'), required: true },
+  AcceptPatch: { ...stringHeader('The media types a PATCH may send.'), required: true },
+  ETag: ETAG_HEADER,
   WwwAuthenticate: { ...stringHeader('`Bearer realm="movie-log"`.'), required: true },
 }
 
@@ -91,6 +95,17 @@ export const RESPONSES: Record<string, JsonSchema> = {
   UnsupportedMediaType: problem('The body is not sent as application/json.', {
     'Accept-Post': headerRef('AcceptPost'),
   }),
+  UnsupportedPatchType: problem(
+    'The changes are not sent as application/merge-patch+json or application/json.',
+    { 'Accept-Patch': headerRef('AcceptPatch') },
+  ),
+  PreconditionFailed: problem(
+    'The movie is no longer the version If-Match named (or is gone): nothing was changed. Read it again.',
+  ),
+  NotModified: {
+    description: 'The movie is still the version If-None-Match named.',
+    headers: { ETag: headerRef('ETag') },
+  },
   UnprocessableContent: problem('This Idempotency-Key was already used to add another movie.'),
   InternalServerError: problem('The server failed; the answer says nothing of its internals.'),
   ServiceUnavailable: problem(
@@ -112,8 +127,10 @@ const STATUS_OF = {
   MethodNotAllowed: 405,
   NotAcceptable: 406,
   Conflict: 409,
+  PreconditionFailed: 412,
   ContentTooLarge: 413,
   UnsupportedMediaType: 415,
+  UnsupportedPatchType: 415,
   UnprocessableContent: 422,
   InternalServerError: 500,
   ServiceUnavailable: 503,

@@ -2,6 +2,7 @@
  * The routes of the OpenAPI document, one piece each: a path below the base path and what it
  * answers. A new route is one more piece in ROUTES.
  */
+import { deleteMovie, getMovie, updateMovie } from './item-routes'
 import { headerRef, type JsonSchema, parameterRef, problems, schemaRef } from './parts'
 
 export interface RoutePiece {
@@ -51,16 +52,35 @@ const preflight = (operationId: string): JsonSchema => ({
 
 const listMovies: JsonSchema = {
   operationId: 'listMovies',
-  summary: 'List movies, oldest added first',
+  summary: 'List movies, oldest added first or by date',
   description:
-    'Without `limit` and `cursor`: every movie, as one JSON array. With them: one page, and a `Link: rel="next"` header while more remain.',
+    'Without `limit` and `cursor`: every movie, as one JSON array. With them: one page, and a `Link: rel="next"` header while more remain. `sort`, `from` and `to` apply to both; a cursor carries them. With `Accept: application/x-ndjson` or `text/csv` (named, and JSON not ranked as high): every movie in that format, streamed; `sort`, `from` and `to` apply, `limit` and `cursor` do not.',
   tags: ['movies'],
-  parameters: [parameterRef('limit'), parameterRef('cursor')],
+  parameters: [
+    parameterRef('limit'),
+    parameterRef('cursor'),
+    parameterRef('sort'),
+    parameterRef('from'),
+    parameterRef('to'),
+  ],
   responses: {
     '200': {
-      description: 'The movies, oldest added first.',
+      description: 'The movies, in the order asked for.',
       headers: { Link: headerRef('Link') },
-      content: json({ type: 'array', items: schemaRef('Movie') }),
+      content: {
+        ...json({ type: 'array', items: schemaRef('Movie') }),
+        // Exports: chosen by Accept; every movie, limit and cursor not applying.
+        'application/x-ndjson': {
+          schema: { type: 'string', description: 'Every movie, one JSON object a line.' },
+        },
+        'text/csv': {
+          schema: {
+            type: 'string',
+            description:
+              "Every movie as RFC 4180 CSV (UTF-8, CRLF), header id,title,screenedDate,releaseYear,imdbLink,notes; a cell starting with =, +, -, @, tab or CR is prefixed with '.",
+          },
+        },
+      },
     },
     ...problems(
       'BadRequest',
@@ -81,8 +101,8 @@ const addMovie: JsonSchema = {
   requestBody: { required: true, content: json(schemaRef('NewMovie')) },
   responses: {
     '201': {
-      description: 'The stored movie, with its id.',
-      headers: { Location: headerRef('Location') },
+      description: 'The stored movie, with its id, and its version as `ETag`.',
+      headers: { Location: headerRef('Location'), ETag: headerRef('ETag') },
       content: json(schemaRef('Movie')),
     },
     ...problems(
@@ -93,23 +113,6 @@ const addMovie: JsonSchema = {
       'ContentTooLarge',
       'UnsupportedMediaType',
       'UnprocessableContent',
-      'InternalServerError',
-      'ServiceUnavailable',
-    ),
-  },
-}
-
-const getMovie: JsonSchema = {
-  operationId: 'getMovie',
-  summary: 'Get one movie',
-  tags: ['movies'],
-  responses: {
-    '200': { description: 'The movie.', content: json(schemaRef('Movie')) },
-    ...problems(
-      'Unauthorized',
-      'Forbidden',
-      'NotFound',
-      'NotAcceptable',
       'InternalServerError',
       'ServiceUnavailable',
     ),
@@ -167,6 +170,8 @@ const movie: RoutePiece = {
     parameters: [parameterRef('id')],
     get: getMovie,
     head: headOf(getMovie, 'headMovie', 'Get one movie, headers only'),
+    patch: updateMovie,
+    delete: deleteMovie,
     options: preflight('preflightMovie'),
   },
 }

@@ -119,6 +119,21 @@ const newMovie: JsonSchema = {
   },
 }
 
+const movieChanges: JsonSchema = {
+  type: 'object',
+  description:
+    'Changes to a movie: any of its five fields, by the rules of an add (`{}` changes nothing). `catalogLink` is another name for `imdbLink`. `id`, any other field and `null` are refused.',
+  additionalProperties: false,
+  properties: {
+    title: (newMovie.properties as JsonSchema).title,
+    screenedDate,
+    releaseYear,
+    imdbLink: schemaRef('ImdbLink'),
+    catalogLink: { description: 'Another name for imdbLink.', allOf: [schemaRef('ImdbLink')] },
+    notes: notes('Free text.'),
+  },
+}
+
 const problem: JsonSchema = {
   type: 'object',
   description: 'RFC 9457 problem details.',
@@ -160,5 +175,6 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   Movie: movie,
   ImdbLink: link,
   NewMovie: newMovie,
+  MovieChanges: movieChanges,
   Problem: problem,
 }

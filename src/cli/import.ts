@@ -1,0 +1,77 @@
+/** `movie-log import FILE`: NDJSON, the log's CSV or IMDb's ratings CSV into a log. */
+import { stat } from 'node:fs/promises'
+import { defineCommand } from 'citty'
+import { type ImportRowResult, importMovies } from '../index'
+import { EXIT, UsageError } from './exit'
+import { openLog, storeUrl } from './log-store'
+import { createProgress } from './progress'
+import { IMPORT_FORMATS, type ImportFormat, readRows } from './read-rows'
+import { storeArg } from './store-arg'
+
+export default defineCommand({
+  meta: {
+    name: 'import',
+    description: 'Add the movies of a file to the log; given ids are kept, nothing is added twice.',
+  },
+  args: {
+    file: {
+      type: 'positional',
+      required: true,
+      description: 'the file to read, - for standard input',
+    },
+    store: storeArg,
+    format: {
+      type: 'enum',
+      options: [...IMPORT_FORMATS],
+      default: 'auto',
+      description: 'auto, ndjson, csv (as export writes it) or imdb (IMDb ratings export)',
+    },
+  },
+  run: async ({ args }) => {
+    const size = args.file === '-' ? undefined : await sizeOf(args.file)
+    const { log, close } = await openLog(storeUrl(args.store))
+    const progress = createProgress('importing')
+    try {
+      const { rows, bytesRead } = await readRows(args.file, args.format as ImportFormat)
+      const onRow = (row: ImportRowResult) => {
+        if (row.status === 'refused') {
+          progress.end()
+          process.stderr.write(`${describeRefusal(row)}\n`)
+        }
+        progress.update(bytesRead(), size)
+      }
+      const report = await importMovies(log, rows, { onRow })
+      progress.end()
+      const summary = {
+        added: report.added,
+        skipped: report.skipped,
+        refused: report.refused.length,
+      }
+      process.stdout.write(`${JSON.stringify(summary)}\n`)
+      if (summary.refused > 0) process.exitCode = EXIT.failed
+    } finally {
+      progress.end()
+      await close()
+    }
+  },
+})
+
+/** `line 7: URL: is empty ...; Year: ...`, one refused row on one line. */
+export function describeRefusal(row: ImportRowResult): string {
+  const issues = (row.issues ?? []).map((issue) =>
+    issue.path ? `${issue.path}: ${issue.message}` : issue.message,
+  )
+  return `line ${row.line}: ${issues.join('; ')}`
+}
+
+/** The size of the file to import, for the progress bar; a file that is not there is a usage error. */
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new UsageError(`FILE: ${file} does not exist`)
+    }
+    throw error
+  }
+}

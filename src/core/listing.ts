@@ -1,0 +1,100 @@
+import type { MovieDriver } from '../drivers/types'
+import { decodeCursor, encodeCursor, type Position } from './cursor'
+import { InvalidPageRequestError } from './errors'
+import type { Movie } from './movie'
+import { FULL_RANGE, type Listing, type MovieSort, parseListing } from './range'
+
+/**
+ * What `listMovies` takes. Without `limit`, every movie after `cursor` (or from the start).
+ *
+ * @example
+ * ```ts
+ * const first = await log.listMovies({ sort: '-screenedDate', from: '2024', limit: 50 })
+ * const second = await log.listMovies({ limit: 50, cursor: first.nextCursor })
+ * ```
+ */
+export interface ListMoviesOptions {
+  /** At most this many movies; a positive integer. */
+  limit?: number
+  /** `nextCursor` of the previous page: it carries that listing's sort and range. */
+  cursor?: string | null
+  /** `'added'` (default), `'screenedDate'` or `'-screenedDate'` (latest screened first). */
+  sort?: MovieSort
+  /** Earliest screenedDate listed: `YYYY`, `YYYY-MM`, `YYYY-MM-DD` or a full local timestamp. */
+  from?: string
+  /** Latest screenedDate listed, inclusive of the whole period named (`'2024'`: all of 2024). */
+  to?: string
+}
+
+/**
+ * One page of the log, in the listing's order.
+ *
+ * @example
+ * ```ts
+ * const { movies, nextCursor }: MoviePage = await log.listMovies({ limit: 50 })
+ * ```
+ */
+export interface MoviePage {
+  movies: Movie[]
+  /** Pass as `cursor` for the next page; `null` when this page reached the end. */
+  nextCursor: string | null
+}
+
+/** One page of a listing, or every movie of it without `limit`. */
+export async function listPage(
+  driver: MovieDriver,
+  options: ListMoviesOptions,
+): Promise<MoviePage> {
+  const { limit, cursor } = options
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {
+    throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
+  }
+  const asked = parseListing(options.sort, options.from, options.to)
+  const after = cursor == null ? undefined : decodeCursor(cursor)
+  if (after && !agrees(options, asked, after.listing)) {
+    throw new InvalidPageRequestError([
+      {
+        path: 'cursor',
+        message: 'belongs to another sort or range: repeat the sort, from and to it was made with',
+      },
+    ])
+  }
+  const listing = after?.listing ?? asked
+  // One extra movie tells whether another page follows without a second query.
+  const movies = await read(driver, listing, after, limit === undefined ? Infinity : limit + 1)
+  if (limit === undefined || movies.length <= limit) return { movies, nextCursor: null }
+  const page = movies.slice(0, limit)
+  const last = page.at(-1) as Movie
+  return {
+    movies: page,
+    nextCursor: encodeCursor({ listing, id: last.id, date: last.screenedDate }),
+  }
+}
+
+/** Whether what the call names (sort, from, to) is what the cursor was made with. */
+function agrees(options: ListMoviesOptions, asked: Listing, made: Listing): boolean {
+  return (
+    (options.sort === undefined || asked.sort === made.sort) &&
+    (options.from === undefined || asked.from === made.from) &&
+    (options.to === undefined || asked.to === made.to)
+  )
+}
+
+async function read(
+  driver: MovieDriver,
+  listing: Listing,
+  after: Position | undefined,
+  wanted: number,
+): Promise<Movie[]> {
+  if (listing.sort !== 'added') {
+    const descending = listing.sort === '-screenedDate'
+    const resume = after && { date: after.date, id: after.id }
+    return driver.listByDate(
+      { descending, from: listing.from, to: listing.to, after: resume },
+      wanted,
+    )
+  }
+  const unbounded = listing.from === FULL_RANGE.from && listing.to === FULL_RANGE.to
+  if (unbounded) return driver.listAfter(after?.id, wanted)
+  return driver.listAddedInRange(after?.id, listing, wanted)
+}

@@ -1,0 +1,23 @@
+/** The log as Letterboxd's import CSV: `Title,Year,imdbID,WatchedDate,Review`. */
+import type { Movie } from '../core/movie'
+import { csvLines } from './movie-csv'
+
+const IMDB_ID = /\/title\/(tt\d+)/
+
+/** The header line of Letterboxd's CSV. */
+export const letterboxdHeader = (): string =>
+  csvLines([['Title', 'Year', 'imdbID', 'WatchedDate', 'Review']])
+
+/** Movies as lines of Letterboxd's CSV: the day watched, the IMDb id when the link has one. */
+export function letterboxdLines(movies: readonly Movie[]): string {
+  if (movies.length === 0) return ''
+  return csvLines(
+    movies.map((movie) => [
+      movie.title,
+      movie.releaseYear,
+      IMDB_ID.exec(movie.imdbLink)?.[1] ?? '',
+      movie.screenedDate.slice(0, 10),
+      movie.notes,
+    ]),
+  )
+}

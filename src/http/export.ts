@@ -1,0 +1,68 @@
+/**
+ * `GET /movies` as NDJSON or CSV (CONTRACT's export rows): every movie, sort and range
+ * applying, limit and cursor not, sent a page at a time so memory holds one page.
+ */
+
+import type { ListMoviesOptions } from '../core/listing'
+import type { Movie } from '../core/movie'
+import type { MovieLog } from '../core/movie-log'
+import { movieCsvHeader, movieCsvLines } from '../formats/movie-csv'
+import { listTypeOf } from './accept'
+import type { Reply } from './reply'
+import { STREAM_PAGE_SIZE } from './stream'
+
+const EXPORTS = {
+  ndjson: {
+    type: 'application/x-ndjson',
+    lines: (movies: readonly Movie[]) => movies.map((m) => `${JSON.stringify(m)}\n`).join(''),
+  },
+  csv: { type: 'text/csv; charset=utf-8; header=present', lines: movieCsvLines },
+}
+
+/**
+ * The export `request` asks for by its Accept header, or `undefined` when it wants JSON (or
+ * nothing this route has: the JSON route then answers 406).
+ */
+export async function exportReply(
+  log: MovieLog,
+  request: Request,
+  url: URL,
+): Promise<Reply | undefined> {
+  const kind = listTypeOf(request.headers.get('accept'))
+  if (kind !== 'ndjson' && kind !== 'csv') return undefined
+  const format = EXPORTS[kind]
+  const options = rangeOf(url)
+  // The first page is read before answering, so a store that is down still gets a 503.
+  let page = await log.listMovies({ ...options, limit: STREAM_PAGE_SIZE })
+  let first: string | null = (kind === 'csv' ? movieCsvHeader() : '') + format.lines(page.movies)
+  const encoder = new TextEncoder()
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (first !== null) {
+        controller.enqueue(encoder.encode(first))
+        first = null
+      } else if (page.nextCursor === null) {
+        controller.close()
+      } else {
+        // A store failure here aborts the body: a broken response, never a short export.
+        page = await log.listMovies({
+          ...options,
+          limit: STREAM_PAGE_SIZE,
+          cursor: page.nextCursor,
+        })
+        controller.enqueue(encoder.encode(format.lines(page.movies)))
+      }
+    },
+  })
+  return { status: 200, headers: { 'content-type': format.type, vary: 'accept' }, body }
+}
+
+/** The sort and range of the query, as `listMovies` takes them (it checks them, by name). */
+function rangeOf(url: URL): Omit<ListMoviesOptions, 'limit' | 'cursor'> {
+  const options: Record<string, string> = {}
+  for (const name of ['sort', 'from', 'to']) {
+    const value = url.searchParams.get(name)
+    if (value !== null) options[name] = value
+  }
+  return options as Omit<ListMoviesOptions, 'limit' | 'cursor'>
+}

@@ -1,0 +1,56 @@
+import { InvalidPageRequestError } from '../core/errors'
+import type { ListMoviesOptions } from '../core/listing'
+import type { MovieLog } from '../core/movie-log'
+import type { MovieSort } from '../core/range'
+import { moviesJson } from './movie-json'
+import { JSON_TYPE, jsonReply, type Reply } from './reply'
+import { STREAM_PAGE_SIZE, streamAllMovies } from './stream'
+
+const PAGE_PARAMETER = /^[1-9][0-9]{0,15}$/
+// The listing's parameters, passed on to the core as given and kept in every next link.
+const LISTING_PARAMETERS = ['sort', 'from', 'to'] as const
+
+/**
+ * `GET /movies`: every movie as one JSON array (streamed a page at a time), or with `limit` or
+ * `cursor` one page and a `Link` to the next; `sort`, `from` and `to` apply to both.
+ */
+export async function listMovies(
+  log: MovieLog,
+  url: URL,
+  maxPageSize: number,
+  collectionUrl: string,
+): Promise<Reply> {
+  const { searchParams } = url
+  const listing: Pick<ListMoviesOptions, 'sort' | 'from' | 'to'> = {}
+  for (const name of LISTING_PARAMETERS) {
+    const value = searchParams.get(name)
+    if (value !== null) listing[name] = value as MovieSort
+  }
+  const limitParameter = searchParams.get('limit')
+  const cursor = searchParams.get('cursor')
+  if (limitParameter === null && cursor === null) {
+    // The first page is read before answering, so a store that is down still gets a 503.
+    const first = await log.listMovies({ ...listing, limit: STREAM_PAGE_SIZE })
+    if (first.nextCursor === null) return jsonReply(200, moviesJson(first.movies), varyAccept())
+    const headers = { 'content-type': JSON_TYPE, vary: 'accept' }
+    return { status: 200, headers, body: streamAllMovies(log, first) }
+  }
+  if (limitParameter !== null && !PAGE_PARAMETER.test(limitParameter)) {
+    throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
+  }
+  const limit = Math.min(
+    limitParameter === null ? maxPageSize : Number(limitParameter),
+    maxPageSize,
+  )
+  const page = await log.listMovies({ ...listing, limit, cursor })
+  const headers = varyAccept()
+  if (page.nextCursor !== null) {
+    const query = new URLSearchParams({ ...listing, limit: String(limit), cursor: page.nextCursor })
+    headers.link = `<${collectionUrl}?${query}>; rel="next"`
+  }
+  return jsonReply(200, moviesJson(page.movies), headers)
+}
+
+export function varyAccept(): Record<string, string> {
+  return { vary: 'accept' }
+}

@@ -1,0 +1,95 @@
+/**
+ * A real Chromium for the page tests: Debian's `chromium` driven by playwright-core through its
+ * executable path (no browser can be downloaded here), axe-core injected into the page, and
+ * the example server serving a freshly built page.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { buildPage } from '../examples/page/build'
+import { type ServerProcess, startServerProcess, stop } from './_processes'
+import { UNDER_CI } from './_services'
+
+const require = createRequire(import.meta.url)
+
+/** Where Chromium is: CHROMIUM_PATH, or Debian's package. */
+export const CHROMIUM = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+]
+  .filter((path): path is string => Boolean(path))
+  .find((path) => existsSync(path))
+
+/**
+ * Why the browser suites do not run here, or undefined when they do: under CI=true only (a
+ * local `npm test` stays quick), where a missing Chromium fails the run.
+ */
+export const NO_BROWSER = !UNDER_CI
+  ? 'runs under CI=true'
+  : CHROMIUM
+    ? undefined
+    : 'no Chromium (apt-get install -y chromium, or set CHROMIUM_PATH)'
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core')
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // Root cannot use Chromium's sandbox; CI here runs as root.
+    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+  })
+}
+
+/** The example server serving a page built into `folder` (a temp folder the caller removes). */
+export async function startSite(folder: string, env: Record<string, string> = {}) {
+  const built = await buildPage(join(folder, 'page'))
+  const server: ServerProcess = await startServerProcess({
+    MOVIE_LOG_STORE: 'memory://',
+    MOVIE_LOG_PAGE_DIR: built.dir,
+    ...env,
+  })
+  const origin = new URL(server.url).origin
+  return {
+    server,
+    origin,
+    built,
+    close: () => stop(server),
+  }
+}
+
+/** Collects every request a page makes, and every CSP violation it reports. */
+export function watchRequests(page: Page) {
+  const urls: string[] = []
+  const refused: string[] = []
+  page.on('request', (request) => urls.push(request.url()))
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/.test(message.text())) refused.push(message.text())
+  })
+  return { urls, refused }
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
+
+interface AxeViolation {
+  id: string
+  impact: string | null
+  help: string
+  nodes: { target: unknown[] }[]
+}
+
+/** Runs axe-core in the page; the serious and critical violations, as `rule: targets` lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE)
+  const violations = (await page.evaluate(
+    // @ts-expect-error axe is the global the script above defined
+    () => axe.run(document).then((result) => result.violations),
+  )) as AxeViolation[]
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`)
+}
+
+/** The page's movie titles, top to bottom. */
+export const titlesOn = (page: Page) => page.locator('#movies li.movie h3').allTextContents()

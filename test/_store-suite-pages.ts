@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto'
+import { InvalidPageRequestError } from 'movie-log'
+import { expect, it } from 'vitest'
+import { aMovie } from './_movies'
+import { addMany, trapWalks, walkPages } from './_store-helpers'
+import type { StoreSuiteContext } from './_store-suite'
+
+/** Pages in the order added: each movie once, limits and cursors checked, from the index. */
+export function describePageSuite({ backend, openLog, connect }: StoreSuiteContext): void {
+  it('pages through 250 movies with every limit from 1 to 7, each movie once and in order', async () => {
+    const log = await openLog()
+    const added = await addMany(log, 250)
+    const expected = added.map((movie) => movie.id)
+
+    for (let limit = 1; limit <= 7; limit++) {
+      expect(await walkPages(log, limit), `limit ${limit}`).toEqual(expected)
+    }
+  })
+
+  it('gives each movie once while movies are added between pages', async () => {
+    const log = await openLog()
+    const before = await addMany(log, 20)
+    const seen = await walkPages(log, 3, (ids) =>
+      log.addMovie(aMovie({ title: `added during the walk ${ids.length}` })),
+    )
+
+    expect(new Set(seen).size).toBe(seen.length)
+    expect(seen.slice(0, 20)).toEqual(before.map((movie) => movie.id))
+    const all = (await log.listMovies()).movies.map((movie) => movie.id)
+    expect(seen).toEqual(all.slice(0, seen.length))
+  })
+
+  it('refuses a limit that is not a positive integer and a cursor it did not make', async () => {
+    const log = await openLog()
+    await addMany(log, 3)
+    for (const limit of [0, -1, 1.5, Number.NaN]) {
+      await expect(log.listMovies({ limit })).rejects.toBeInstanceOf(InvalidPageRequestError)
+    }
+    const { nextCursor } = await log.listMovies({ limit: 1 })
+    expect(nextCursor).toEqual(expect.any(String))
+    for (const cursor of ['', 'not-a-cursor', `${nextCursor}x`, btoa('movie-log/1:')]) {
+      const error = await log.listMovies({ cursor }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(InvalidPageRequestError)
+      expect((error as InvalidPageRequestError).issues[0]?.path).toBe('cursor')
+    }
+  })
+
+  it('orders by id as JavaScript compares strings, whatever the ids look like', async () => {
+    const ids = ['b', 'B', '-x', 'a-b', 'a_b', 'ab', 'A', '0', 'é', 'Z~']
+    const namespace = `test-${randomUUID()}`
+    const log = await connect(await backend.open(namespace), {
+      namespace,
+      generateId: () => ids.shift() as string,
+    })
+    for (let n = 0; n < 10; n++) await log.addMovie(aMovie({ title: `Id ${n}` }))
+    const expected = ['-x', '0', 'A', 'B', 'Z~', 'a-b', 'a_b', 'ab', 'b', 'é']
+    expect((await log.listMovies()).movies.map((m) => m.id)).toEqual(expected)
+    expect(await walkPages(log, 3)).toEqual(expected)
+  })
+
+  it('lists a page without iterating the whole store', async () => {
+    const namespace = `test-${randomUUID()}`
+    const store = await backend.open(namespace)
+    const log = await connect(store, { namespace })
+    const added = await addMany(log, 30)
+    await log.listMovies({ limit: 1 })
+    // From here, a full walk of the store fails: pages must come from the store's own index.
+    const restore = trapWalks(store)
+    try {
+      const page = await log.listMovies({ limit: 5, cursor: null })
+      expect(page.movies.map((m) => m.id)).toEqual(added.slice(0, 5).map((m) => m.id))
+      const next = await log.listMovies({ limit: 5, cursor: page.nextCursor })
+      expect(next.movies.map((m) => m.id)).toEqual(added.slice(5, 10).map((m) => m.id))
+    } finally {
+      restore()
+    }
+  })
+}

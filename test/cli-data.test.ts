@@ -1,0 +1,98 @@
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createMovieLog } from 'movie-log'
+import { describe, expect, it } from 'vitest'
+import { openStore } from '../examples/store'
+import { aMovie } from './_movies'
+import { tempFolders } from './_temp'
+
+// movie-log export / import / copy as a script runs them: a process, its exit code, its output.
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const IMDB_FIXTURE = fileURLToPath(new URL('./fixtures/imdb-ratings.csv', import.meta.url))
+const work = tempFolders()('movie-log-cli-data-')
+
+function movieLog(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    cwd: ROOT,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, MOVIE_LOG_STORE: 'memory://' },
+    timeout: 60_000,
+  })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+describe('movie-log export, import and copy', () => {
+  const a = `sqlite://${join(work, 'a.sqlite')}`
+  const b = `sqlite://${join(work, 'b.sqlite')}`
+
+  it('imports an IMDb export: refused rows on stderr by line, exit 1, nothing twice', () => {
+    const first = movieLog(['import', IMDB_FIXTURE, '--store', a])
+    expect(first.code).toBe(1)
+    expect(JSON.parse(first.stdout)).toEqual({ added: 4, skipped: 0, refused: 2 })
+    expect(first.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^line 5: URL: is empty/),
+      expect.stringMatching(/^line 7: Year: is empty/),
+    ])
+    const again = movieLog(['import', IMDB_FIXTURE, '--store', a, '--format', 'imdb'])
+    expect(JSON.parse(again.stdout)).toEqual({ added: 0, skipped: 4, refused: 2 })
+  })
+
+  it('exports CSV and Letterboxd to a file or standard output, and reads NDJSON from stdin', () => {
+    const out = join(work, 'movies.csv')
+    expect(movieLog(['export', '--store', a, '--format', 'csv', '--out', out]).code).toBe(0)
+    const csv = readFileSync(out, 'utf8')
+    expect(csv.split('\r\n')).toHaveLength(6) // header, four movies, the last CRLF
+    const letterboxd = movieLog(['export', '--store', a, '--format', 'letterboxd'])
+    expect(letterboxd.stdout).toMatch(/^Title,Year,imdbID,WatchedDate,Review\r\n/)
+    expect(letterboxd.stdout).toContain('Heat,1995,tt0113277,2024-05-01,\r\n')
+    const ndjson = movieLog(['export', '--store', a]).stdout
+    const piped = movieLog(['import', '-', '--store', b], ndjson)
+    expect([piped.code, JSON.parse(piped.stdout)]).toEqual([
+      0,
+      { added: 4, skipped: 0, refused: 0 },
+    ])
+  })
+
+  it('copies with ids and verifies; a target holding other content under an id fails with 1', async () => {
+    const c = `sqlite://${join(work, 'c.sqlite')}`
+    const copied = movieLog(['copy', a, c])
+    expect(copied.code).toBe(0)
+    expect(JSON.parse(copied.stdout)).toMatchObject({
+      copied: 4,
+      source: 4,
+      matching: 4,
+      verified: true,
+    })
+    expect(JSON.parse(movieLog(['copy', a, c]).stdout)).toMatchObject({ copied: 0, skipped: 4 })
+
+    // The same id with another title in the target: refused, and the copy does not verify.
+    const keyv = await openStore(a)
+    const [movie] = (await createMovieLog(keyv).listMovies({ limit: 1 })).movies
+    await keyv.disconnect()
+    const d = `sqlite://${join(work, 'd.sqlite')}`
+    const other = await openStore(d)
+    const { importMovies } = await import('movie-log')
+    await importMovies(createMovieLog(other), [{ line: 1, movie: { ...movie, ...aMovie() } }])
+    await other.disconnect()
+    const failed = movieLog(['copy', a, d])
+    expect(failed.code).toBe(1)
+    expect(JSON.parse(failed.stdout)).toMatchObject({ refused: 1, different: 1, verified: false })
+    expect(failed.stderr).toMatch(/already in the log with other content/)
+  })
+
+  it('exits 2 for a usage error: an unknown format, a malformed store URL, a missing argument', () => {
+    for (const args of [
+      ['export', '--format', 'xml'],
+      ['export', '--store', 'ftp://nowhere'],
+      ['copy', 'memory://'],
+      ['import', join(work, 'no-such-file.csv')],
+    ]) {
+      const result = movieLog(args)
+      expect([args, result.code]).toEqual([args, 2])
+      expect(result.stderr).toMatch(/^movie-log: /m)
+    }
+  })
+})

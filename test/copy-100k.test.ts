@@ -1,0 +1,193 @@
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createMovieLog, type ImportRow, importMovies, type MovieLog } from 'movie-log'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { openStore } from '../examples/store'
+import { verifyCopy } from '../src/cli/verify'
+import { freePort } from './_ports'
+import { createPrivatePostgres, type PrivatePostgres } from './_postgres'
+import { stop, watch } from './_processes'
+import { describeUnless, missing } from './_services'
+import { tempFolders } from './_temp'
+
+// `movie-log copy` of 100k movies from SQLite to PostgreSQL: whole, and killed halfway then run
+// again; and the server's HTTP export of the same 100k. Minutes of work: under CI=true only. Figures go to the log (and the README).
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const COUNT = 100_000
+const work = tempFolders()('movie-log-copy-100k-')
+const source = `sqlite://${join(work, 'source.sqlite')}`
+// Ids in a known order, so the test can tell when the copy passed the middle.
+const idOf = (n: number) => `01900000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`
+// The copy and the server run with V8's heap capped: one that held the log (about 500 MiB for
+// 100k) would die of it, whatever the machine's load does to when the collector runs.
+const HEAP_MIB = 96
+const MAX_RSS_MIB = 256
+/** Node's arguments for `movie-log <args>` with the heap capped and the peak RSS recorded. */
+const cli = (...args: string[]) => [
+  '--import',
+  'tsx',
+  `--max-old-space-size=${HEAP_MIB}`,
+  '--import',
+  './test/_max-rss.mjs',
+  'src/cli/index.ts',
+  ...args,
+]
+
+const reason = missing('CI') ?? missing('POSTGRES_URL')
+describeUnless(
+  reason,
+  'CI=true and POSTGRES_URL',
+  'copy of 100k movies, SQLite to PostgreSQL',
+  () => {
+    const databases: PrivatePostgres[] = []
+    const opened: { disconnect(): Promise<unknown> }[] = []
+    const open = async (url: string): Promise<MovieLog> => {
+      const keyv = await openStore(url)
+      opened.push(keyv)
+      return createMovieLog(keyv)
+    }
+
+    beforeAll(async () => {
+      const keyv = await openStore(source)
+      // Seeding only: a log written without waiting for the disk (the copy reads it as any log).
+      await (keyv.store as { query(sql: string): Promise<unknown> }).query(
+        'PRAGMA synchronous = OFF',
+      )
+      function* rows(): Generator<ImportRow> {
+        for (let n = 0; n < COUNT; n++) {
+          const movie = {
+            id: idOf(n),
+            title: `Movie ${n}, "take ${n % 7}"`,
+            screenedDate: `20${String(10 + (n % 15))}-0${1 + (n % 9)}-1${n % 10}T20:30:00.000`,
+            releaseYear: 1900 + (n % 120),
+            imdbLink: `https://www.imdb.com/title/tt${String(n).padStart(7, '0')}/`,
+            notes: n % 3 === 0 ? '' : `Seen with friend number ${n}.\nTwice.`,
+          }
+          yield { line: n + 1, movie }
+        }
+      }
+      const report = await importMovies(createMovieLog(keyv), rows())
+      await keyv.disconnect()
+      expect(report).toEqual({ added: COUNT, skipped: 0, refused: [] })
+    }, 600_000)
+
+    afterAll(async () => {
+      await Promise.allSettled(opened.map((keyv) => keyv.disconnect()))
+      await Promise.allSettled(databases.map((database) => database.drop()))
+    })
+
+    function copy(to: string) {
+      const rssFile = join(work, `rss-${Date.now()}`)
+      const child = spawn(process.execPath, cli('copy', source, to), {
+        cwd: ROOT,
+        env: { ...process.env, MAX_RSS_FILE: rssFile },
+        detached: true,
+      })
+      let stdout = ''
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk
+      })
+      const started = performance.now()
+      const exited = new Promise<{ code: number | null; seconds: number; rssMiB: number }>(
+        (resolve) =>
+          child.on('exit', (code) => {
+            const seconds = (performance.now() - started) / 1000
+            let rssMiB = Number.NaN
+            try {
+              rssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024
+            } catch {} // killed: no figure
+            resolve({ code, seconds, rssMiB })
+          }),
+      )
+      return { child, exited, stdout: () => stdout }
+    }
+
+    async function expectIdentical(to: string) {
+      const result = await verifyCopy(await open(source), await open(to))
+      expect(result).toEqual({ source: COUNT, matching: COUNT, missing: 0, different: 0, extra: 0 })
+    }
+
+    it('copies every movie, verified, in bounded memory', async () => {
+      const database = await createPrivatePostgres('copy')
+      databases.push(database)
+      const run = copy(database.url)
+      const { code, seconds, rssMiB } = await run.exited
+      console.log(
+        `copy of ${COUNT} movies: ${seconds.toFixed(1)} s, peak RSS ${rssMiB.toFixed(0)} MiB`,
+      )
+      expect(code).toBe(0)
+      expect(JSON.parse(run.stdout())).toMatchObject({ copied: COUNT, verified: true, extra: 0 })
+      // A copy that held the log would grow with it; pages keep it near Node's own baseline.
+      expect(rssMiB).toBeLessThan(MAX_RSS_MIB)
+      await expectIdentical(database.url)
+    }, 900_000)
+
+    it('serves the 100k as NDJSON and CSV over HTTP with the server in bounded memory', async () => {
+      const port = await freePort()
+      const rssFile = join(work, 'rss-server')
+      const server = watch(
+        spawn(process.execPath, cli('serve'), {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            PORT: String(port),
+            MOVIE_LOG_STORE: source,
+            MAX_RSS_FILE: rssFile,
+          },
+        }),
+      )
+      try {
+        await server.waitForLine(/listening on /, 60_000)
+        for (const accept of ['application/x-ndjson', 'text/csv']) {
+          const started = performance.now()
+          const response = await fetch(`http://127.0.0.1:${port}/movies`, { headers: { accept } })
+          expect(response.headers.get('content-type')).toMatch(accept)
+          // Counted chunk by chunk: the test holds no more of the body than the server does.
+          let lines = 0
+          const decoder = new TextDecoder()
+          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+            lines += decoder.decode(chunk, { stream: true }).split('\n').length - 1
+          }
+          const seconds = ((performance.now() - started) / 1000).toFixed(1)
+          console.log(`GET /movies as ${accept}: ${lines} lines in ${seconds} s`)
+          // NDJSON: a line a movie; CSV: the header too, and the second line of each note with one.
+          expect(lines).toBe(
+            accept === 'text/csv' ? COUNT + 1 + (COUNT - Math.ceil(COUNT / 3)) : COUNT,
+          )
+        }
+      } finally {
+        expect(await stop(server, 'SIGTERM')).toBe(0)
+      }
+      const rssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024
+      console.log(`server peak RSS while exporting 100k twice: ${rssMiB.toFixed(0)} MiB`)
+      expect(rssMiB).toBeLessThan(MAX_RSS_MIB)
+    }, 900_000)
+
+    it('ends with identical logs when killed halfway (SIGKILL) and run again', async () => {
+      const database = await createPrivatePostgres('resume')
+      databases.push(database)
+      const target = await open(database.url)
+      const first = copy(database.url)
+      await expect
+        .poll(() => target.getMovie(idOf(COUNT / 2)), { timeout: 600_000, interval: 200 })
+        .toBeDefined()
+      process.kill(-(first.child.pid as number), 'SIGKILL')
+      expect((await first.exited).code).toBeNull()
+      expect(await target.getMovie(idOf(COUNT - 1))).toBeUndefined() // killed before the end
+
+      const again = copy(database.url)
+      const { code, seconds, rssMiB } = await again.exited
+      const summary = JSON.parse(again.stdout())
+      console.log(
+        `copy run again after SIGKILL: ${seconds.toFixed(1)} s, peak RSS ${rssMiB.toFixed(0)} MiB, ${JSON.stringify(summary)}`,
+      )
+      expect(code).toBe(0)
+      expect(summary.copied + summary.skipped).toBe(COUNT)
+      expect(summary.skipped).toBeGreaterThanOrEqual(COUNT / 2)
+      expect(summary).toMatchObject({ refused: 0, verified: true, matching: COUNT, extra: 0 })
+      await expectIdentical(database.url)
+    }, 900_000)
+  },
+)

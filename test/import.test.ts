@@ -1,0 +1,45 @@
+import { join } from 'node:path'
+import { createMovieLog, importMovies } from 'movie-log'
+import { describe, expect, it } from 'vitest'
+import { urlBackend } from './_backends'
+import { describeImportSuite } from './_import-suite'
+import { aMovie } from './_movies'
+import { describeWith } from './_services'
+import { tempFolders } from './_temp'
+
+const tempFolder = tempFolders()
+
+describeImportSuite(urlBackend('memory', 'memory://', () => new Map()))
+describeImportSuite(
+  urlBackend('SQLite', `sqlite://${join(tempFolder('movie-log-import-'), 'movies.sqlite')}`, () => {
+    throw new Error('not used')
+  }),
+)
+describeWith('REDIS_URL', 'importMovies on Redis', () => {
+  describeImportSuite(urlBackend('Redis', process.env.REDIS_URL as string, 'redis://127.0.0.1:1'))
+})
+describeWith('POSTGRES_URL', 'importMovies on PostgreSQL', () => {
+  describeImportSuite(
+    urlBackend('PostgreSQL', process.env.POSTGRES_URL as string, 'postgres://127.0.0.1:1/x'),
+  )
+})
+
+describe('importMovies, ids', () => {
+  it('accepts any printable id in a log with its own generateId, and makes new ones', async () => {
+    let n = 0
+    const log = createMovieLog(new Map(), { generateId: () => `own-${++n}` })
+    const report = await importMovies(log, [
+      { line: 1, movie: { ...aMovie(), id: 'legacy:42' } },
+      { line: 2, movie: aMovie() },
+      { line: 3, movie: { ...aMovie(), id: 'has space' } },
+    ])
+    expect(report.added).toBe(2)
+    expect(report.refused.map((row) => row.line)).toEqual([3])
+    expect((await log.listMovies()).movies.map((movie) => movie.id)).toEqual(['legacy:42', 'own-1'])
+  })
+
+  it('refuses an object that is not a log made by createMovieLog', async () => {
+    const fake = { ...createMovieLog() }
+    await expect(importMovies(fake, [])).rejects.toThrow(/made by createMovieLog/)
+  })
+})

@@ -1,0 +1,139 @@
+import { createMovieLogClient, type Movie, versionOf } from 'movie-log/client'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import {
+  launchChromium,
+  NO_BROWSER,
+  seriousViolations,
+  startSite,
+  titlesOn,
+  watchRequests,
+} from './_browser'
+import { describeUnless } from './_services'
+import { tempFolders } from './_temp'
+
+// The diary page in a real Chromium against a real example server whose token guards writes:
+// one person's session, step by step, with axe-core run on each state the page reaches.
+const TOKEN = 'page-test-token'
+const folder = tempFolders()
+
+describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
+  let site: Awaited<ReturnType<typeof startSite>>
+  let browser: Browser
+  let page: Page
+  let requests: ReturnType<typeof watchRequests>
+  // The log behind the page's back, as another device would change it.
+  let elsewhere: ReturnType<typeof createMovieLogClient>
+  const stored = async () => (await elsewhere.listMovies()).movies
+
+  beforeAll(async () => {
+    site = await startSite(folder('movie-log-page-'), { MOVIE_LOG_TOKEN: TOKEN })
+    elsewhere = createMovieLogClient(site.server.url, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    })
+    browser = await launchChromium()
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+    page.setDefaultTimeout(5000)
+    page.on('dialog', (dialog) => dialog.accept())
+    requests = watchRequests(page)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
+
+  const fillAdd = async (fields: Record<string, string>) => {
+    for (const [name, value] of Object.entries(fields)) await page.fill(`#add-${name}`, value)
+    await page.click('button:has-text("Add to the diary")')
+  }
+  const itemOf = (title: string) => page.locator('li.movie', { hasText: title })
+
+  it('shows a new user an empty diary that says what to do, from this host only', async () => {
+    const response = await page.goto(`${site.origin}/`)
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'none'")
+    await expect.poll(() => page.locator('#empty').textContent()).toContain('Your diary is empty')
+    expect(await page.locator('#empty').isVisible()).toBe(true)
+    expect(await seriousViolations(page)).toEqual([])
+    expect(requests.urls.filter((url) => new URL(url).origin !== site.origin)).toEqual([])
+  })
+
+  it('asks for the token before the first add, and again when it is wrong', async () => {
+    await fillAdd({
+      title: 'Heat',
+      screenedDate: '2024-05-01T20:30',
+      releaseYear: '1995',
+      imdbLink: 'https://www.imdb.com/title/tt0113277/',
+    })
+    const dialog = page.locator('dialog#token')
+    await dialog.waitFor({ state: 'visible' })
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('token-input')
+    expect(await seriousViolations(page)).toEqual([])
+    await page.fill('#token-input', 'not-the-token')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.locator('#token-error').textContent()).toContain('did not accept')
+    expect(await dialog.isVisible()).toBe(true)
+    await page.fill('#token-input', TOKEN)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => titlesOn(page)).toEqual(['Heat (1995)'])
+    expect((await stored()).map((movie) => movie.title)).toEqual(['Heat'])
+  })
+
+  it('shows what the server refused beside each field, and stores nothing', async () => {
+    await fillAdd({ title: ' ', releaseYear: '1700', imdbLink: 'https://example.com/heat' })
+    const error = (field: string) => page.locator(`#add-${field}-error`).textContent()
+    await expect.poll(() => error('releaseYear')).toContain('1870')
+    expect(await error('title')).not.toBe('')
+    expect(await error('screenedDate')).not.toBe('')
+    expect(await error('imdbLink')).toMatch(/imdb/i)
+    expect(await page.getAttribute('#add-releaseYear', 'aria-invalid')).toBe('true')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('add-title')
+    expect(await seriousViolations(page)).toEqual([])
+    expect(await stored()).toHaveLength(1)
+  })
+
+  it('edits a movie, sending the version it shows', async () => {
+    await itemOf('Heat').locator('button:has-text("Edit")').click()
+    await page.fill('[id$="-notes"]:not(#add-notes)', 'Seen twice.')
+    expect(await seriousViolations(page)).toEqual([])
+    await page.click('button:has-text("Save")')
+    await expect.poll(() => itemOf('Heat').locator('.notes').textContent()).toBe('Seen twice.')
+    expect((await stored())[0]?.notes).toBe('Seen twice.')
+  })
+
+  it('meets a 412 when the movie changed elsewhere, shows the new version, then saves over it', async () => {
+    await itemOf('Heat').locator('button:has-text("Edit")').click()
+    const [heat] = (await stored()) as [Movie]
+    await elsewhere.updateMovie(heat.id, { title: 'Heat (1995 cut)' }, { ifMatch: versionOf(heat) })
+    await page.fill('[id$="-notes"]:not(#add-notes)', 'Third time.')
+    await page.click('button:has-text("Save")')
+    const notice = page.locator('li.movie .notice')
+    await expect.poll(() => notice.textContent()).toContain('changed this movie elsewhere')
+    expect(await notice.textContent()).toContain('Heat (1995 cut)')
+    expect((await stored())[0]?.notes).toBe('Seen twice.')
+    expect(await seriousViolations(page)).toEqual([])
+    // The form still holds the person's edit; saving again applies it to the version now stored.
+    await page.click('button:has-text("Save")')
+    await expect.poll(() => itemOf('Heat').locator('.notes').textContent()).toBe('Third time.')
+    expect((await stored())[0]).toMatchObject({ title: 'Heat', notes: 'Third time.' })
+  })
+
+  it('does not delete a movie changed elsewhere, and deletes it when asked again', async () => {
+    const [heat] = (await stored()) as [Movie]
+    await elsewhere.updateMovie(
+      heat.id,
+      { notes: 'Changed on the phone.' },
+      { ifMatch: versionOf(heat) },
+    )
+    await itemOf('Heat').locator('button:has-text("Delete")').click()
+    const notice = itemOf('Heat').locator('.notice')
+    await expect.poll(() => notice.textContent()).toContain('nothing was deleted')
+    expect(await itemOf('Heat').locator('.notes').textContent()).toBe('Changed on the phone.')
+    expect(await stored()).toHaveLength(1)
+    await itemOf('Heat').locator('button:has-text("Delete")').click()
+    await expect.poll(() => titlesOn(page)).toEqual([])
+    expect(await stored()).toEqual([])
+    expect(await page.locator('#empty').isVisible()).toBe(true)
+    expect(requests.urls.filter((url) => new URL(url).origin !== site.origin)).toEqual([])
+    expect(requests.refused).toEqual([])
+  })
+})

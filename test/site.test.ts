@@ -1,0 +1,83 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { H3 } from 'h3'
+import { describe, expect, it } from 'vitest'
+import { buildPage } from '../examples/page/build'
+import { addSite, CONTENT_SECURITY_POLICY } from '../examples/site'
+import { tempFolders } from './_temp'
+
+// What the example server answers at /, /assets and /docs, without a browser.
+const folder = tempFolders()
+const POINTER = { name: 'movie-log', movies: '/movies' }
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+
+function site() {
+  const dir = folder('movie-log-site-')
+  mkdirSync(join(dir, 'assets'))
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>diary</title>')
+  writeFileSync(join(dir, 'assets', 'diary-ABCD1234.js'), 'console.log("diary")'.repeat(20))
+  const app = addSite(new H3(), dir, POINTER)
+  return (path: string, headers: Record<string, string> = {}) =>
+    app.fetch(new Request(`http://site.test${path}`, { headers }))
+}
+
+describe('the example server’s pages', () => {
+  it('gives a browser the diary page, and JSON callers the pointer to the log', async () => {
+    const get = site()
+    const page = await get('/', { accept: BROWSER_ACCEPT })
+    expect(await page.text()).toContain('<title>diary</title>')
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(page.headers.get('cache-control')).toBe('no-cache')
+    expect(page.headers.get('vary')).toBe('accept')
+    expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY)
+    for (const accept of ['application/json', '*/*', 'text/html;q=0, application/json']) {
+      expect(await (await get('/', { accept })).json(), accept).toEqual(POINTER)
+    }
+    expect(await (await get('/')).json()).toEqual(POINTER)
+  })
+
+  it('serves hashed assets for a year, gzipped when asked, and nothing else under /assets', async () => {
+    const get = site()
+    const plain = await get('/assets/diary-ABCD1234.js')
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    const body = await plain.text()
+    const zipped = await get('/assets/diary-ABCD1234.js', { 'accept-encoding': 'gzip, br' })
+    expect(zipped.headers.get('content-encoding')).toBe('gzip')
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(body)
+    for (const path of ['/assets/nope.js', '/assets/..%2Findex.html', '/assets/']) {
+      expect((await get(path)).status, path).toBe(404)
+    }
+  })
+
+  it('says how to build the page when it is not built, and still serves /docs', async () => {
+    const app = addSite(new H3(), undefined, POINTER)
+    const page = await app.fetch(
+      new Request('http://site.test/', { headers: { accept: 'text/html' } }),
+    )
+    expect(await page.text()).toContain('npm run build')
+    const docs = await app.fetch(new Request('http://site.test/docs'))
+    expect(docs.status).toBe(200)
+    expect(await docs.text()).toContain('/movies/openapi.json')
+  })
+})
+
+describe('the built diary page', () => {
+  it('is an HTML file naming its hashed script and style, under 12 kB gzipped in all', async () => {
+    const built = await buildPage(join(folder('movie-log-build-'), 'page'))
+    const html = readFileSync(join(built.dir, 'index.html'), 'utf8')
+    expect(built.assets).toEqual([
+      expect.stringMatching(/^diary-[A-Z0-9]{8}\.js$/),
+      expect.stringMatching(/^style-[A-Z0-9]{8}\.css$/),
+    ])
+    for (const asset of built.assets) expect(html).toContain(`/assets/${asset}`)
+    // Only this host's files: no absolute URL in what the page loads.
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//)
+    const files = ['index.html', ...built.assets.map((asset) => `assets/${asset}`)]
+    const gzipped = files.map((file) => gzipSync(readFileSync(join(built.dir, file)), { level: 9 }))
+    const total = gzipped.reduce((sum, bytes) => sum + bytes.byteLength, 0)
+    console.log(`diary page: ${total} bytes gzipped (${files.join(', ')})`)
+    expect(total).toBeLessThan(12 * 1024)
+  })
+})
