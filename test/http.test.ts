@@ -50,7 +50,13 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (_name, createTarget: HttpTarge
       'refuses Accept %s with 406',
       async (accept) => {
         const { http } = await serve()
-        await expectProblem(await http.fetch('/movies', { headers: { accept } }), 406)
+        const problem = await expectProblem(
+          await http.fetch('/movies', { headers: { accept } }),
+          406,
+        )
+        expect(problem.detail).toBe(
+          'This resource is only available as application/json, application/x-ndjson or text/csv.',
+        )
       },
     )
 
@@ -381,7 +387,9 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (_name, createTarget: HttpTarge
       expect((await http.fetch('/movies/openapi.json')).status).toBe(200)
       expect((await http.fetch('/movies')).status).toBe(401)
       const refused = await http.fetch('/movies/openapi.json', { headers: { accept: 'text/html' } })
-      await expectProblem(refused, 406)
+      expect((await expectProblem(refused, 406)).detail).toBe(
+        'This resource is only available as application/json.',
+      )
       await expectProblem(await http.fetch('/movies/openapi.json', { method: 'POST' }), 405)
     })
   })

@@ -129,7 +129,7 @@ export function createMovieLogReplier(
     // The document describes the API, not the log's movies: open to all, like a robots.txt.
     if (target.kind === 'item' && target.id === OPENAPI_FILE) {
       if (action !== 'read') return methodNotAllowed('GET, HEAD')
-      return acceptsJson(request.headers.get('accept')) ? openApiReply() : notAcceptable()
+      return acceptsJson(request.headers.get('accept')) ? openApiReply() : notAcceptable(JSON_TYPE)
     }
     if (!action) return methodNotAllowed(allowed)
 
@@ -145,7 +145,9 @@ export function createMovieLogReplier(
     }
     const exported = target.kind === 'collection' && (await exportReply(log, request, url))
     if (exported) return exported
-    if (!acceptsJson(request.headers.get('accept'))) return notAcceptable()
+    if (!acceptsJson(request.headers.get('accept'))) {
+      return notAcceptable(target.kind === 'collection' ? LIST_TYPES_TEXT : JSON_TYPE)
+    }
     return target.kind === 'collection'
       ? listMovies(log, url, maxPageSize, collectionUrl(url))
       : readMovie(log, request, target.id)
@@ -182,6 +184,9 @@ function methodNotAllowed(allow: string): Reply {
   return problemReply(405, `This resource answers ${allow}.`, { allow })
 }
 
-function notAcceptable(): Reply {
-  return problemReply(406, `This resource is only available as ${JSON_TYPE}.`)
+// What `GET /movies` answers with: the JSON page, or an export (src/http/export.ts).
+const LIST_TYPES_TEXT = `${JSON_TYPE}, application/x-ndjson or text/csv`
+
+function notAcceptable(types: string): Reply {
+  return problemReply(406, `This resource is only available as ${types}.`)
 }

@@ -87,7 +87,7 @@ export const RESPONSES: Record<string, JsonSchema> = {
   MethodNotAllowed: problem('This resource does not answer that method.', {
     Allow: headerRef('Allow'),
   }),
-  NotAcceptable: problem('The Accept header excludes application/json.'),
+  NotAcceptable: problem('The Accept header excludes every type this resource answers with.'),
   Conflict: problem(
     'The first request with this Idempotency-Key is still being handled: retry shortly.',
   ),
