@@ -24,8 +24,9 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   removeNodeProtocol: false,
-  // Peer dependencies stay imports, resolved from the user's app.
-  external: ['h3', 'listhen', /^@keyv\//],
+  // Peer dependencies stay imports, resolved from the user's app: pg too (the command's
+  // PostgreSQL pool), which bundled would call require() from ESM and fail.
+  external: ['h3', 'listhen', 'pg', /^@keyv\//],
   // movie-log/openapi.json: the document of a handler at the default base path, /movies; and
   // the diary page the example server (`movie-log serve`) serves, in dist/page/.
   onSuccess: async () => {

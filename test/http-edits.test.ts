@@ -89,10 +89,19 @@ describe.each(HTTP_TARGETS)(
         const deleted = await remove(http, movie.id)
         expect(deleted.status).toBe(204)
         expect(await deleted.text()).toBe('')
-        await expectProblem(await http.fetch(`/movies/${movie.id}`), 404)
         expect(await (await http.fetch('/movies')).json()).toEqual([other])
-        await expectProblem(await remove(http, movie.id), 404)
-        await expectProblem(await patch(http, movie.id, { title: 'Back?' }), 404)
+        // GET, DELETE and PATCH of a missing movie: one problem type for one case.
+        const answers = [
+          await http.fetch(`/movies/${movie.id}`),
+          await remove(http, movie.id),
+          await patch(http, movie.id, { title: 'Back?' }),
+        ]
+        for (const answer of answers) {
+          expect(await expectProblem(answer, 404)).toMatchObject({
+            type: 'urn:movie-log:problem:movie-not-found',
+            title: 'Movie not found',
+          })
+        }
       })
     })
   },

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { envOn, NODE_LINES, nodeBinary } from '../.ci/node-lines'
 import { freePort } from './_ports'
+import { createPrivatePostgres } from './_postgres'
 import { stop, watch } from './_processes'
 import { describeUnless, UNDER_CI } from './_services'
 import { tempFolders } from './_temp'
@@ -274,6 +275,37 @@ describeUnless(UNDER_CI ? undefined : 'runs under CI=true', 'CI', `this machine'
       ]
     `)
     })
+
+    it('moves a log from SQLite to PostgreSQL with npx movie-log, on the adapters a user installs', async () => {
+      // The bin's store code, as packed: each adapter and its driver resolved from the app.
+      run('npm', ['install', '--no-audit', '--no-fund', '@keyv/sqlite', '@keyv/postgres'], app())
+      const database = await createPrivatePostgres('packed')
+      try {
+        const npx = (args: string[], input?: string) =>
+          spawnSync('npx', ['--no-install', 'movie-log', ...args], {
+            cwd: app(),
+            input,
+            encoding: 'utf8',
+          })
+        // What the command said, without npm's own warnings about the machine's config.
+        const said = (result: { stderr: string }) => result.stderr.replace(/^npm warn .*\n/gm, '')
+        const sqlite = 'sqlite://./data/packed.sqlite'
+        const imported = npx(['import', '-', '--store', sqlite], `${JSON.stringify(MOVIE)}\n`)
+        expect([said(imported), imported.status]).toEqual(['', 0])
+        const copied = npx(['copy', sqlite, database.url])
+        expect([said(copied), copied.status]).toEqual(['', 0])
+        expect(JSON.parse(copied.stdout)).toMatchObject({ copied: 1, verified: true })
+        const exported = npx(['export', '--store', database.url])
+        expect(JSON.parse(exported.stdout)).toMatchObject(MOVIE)
+        // Its start errors name PostgreSQL's own cause, not the bundler's.
+        const missing = new URL(database.url)
+        missing.pathname = '/movie_log_no_such_database'
+        const refused = npx(['export', '--store', missing.href])
+        expect([refused.status, said(refused)]).toEqual([1, expect.stringMatching(/3D000/)])
+      } finally {
+        await database.drop()
+      }
+    }, 240_000)
 
     it('has a client that calls the log, throws the core’s error class, and imports nothing from Node', () => {
       writeFileSync(

@@ -1,5 +1,6 @@
 /** A log on a store URL, opened as the example server opens it. */
 
+import { explainStoreFailure } from '../../examples/start-errors'
 import { checkStore, openStore, StoreUrlError } from '../../examples/store'
 import { createMovieLog, type MovieLog } from '../index'
 import { UsageError } from './exit'
@@ -32,7 +33,8 @@ export async function openLog(url: string): Promise<OpenLog> {
     await checkStore(keyv)
   } catch (error) {
     await close()
-    throw error
+    // The server's one line (cause, store code, no password), kept with what it explains.
+    throw new Error(explainStoreFailure(url, error), { cause: error })
   }
   return { log: createMovieLog(keyv), close }
 }

@@ -1,18 +1,20 @@
+import { MovieNotFoundError } from '../core/change-errors'
 import type { MovieChanges } from '../core/changes'
 import type { MovieLog } from '../core/movie-log'
 import { readJsonBody } from './body'
 import { etagOf, noneMatchHits, parseIfMatch } from './conditions'
 import { movieJson } from './movie-json'
-import { problemReply } from './problem'
+import { errorReply, problemReply } from './problem'
 import { jsonReply, type Reply } from './reply'
 import { isJsonContentType, PATCH_TYPES } from './request'
 
-const NOT_FOUND = 'There is no movie with this id.'
+// The problem PATCH meets through updateMovie, for GET and DELETE too: one type for one case.
+const notFound = (id: string) => errorReply(new MovieNotFoundError(id))
 
 /** `GET /movies/{id}`: the movie and its `ETag`; 304 when `If-None-Match` names it. */
 export async function readMovie(log: MovieLog, request: Request, id: string): Promise<Reply> {
   const movie = await log.getMovie(id)
-  if (!movie) return problemReply(404, NOT_FOUND)
+  if (!movie) return notFound(id)
   const etag = etagOf(movie)
   if (noneMatchHits(request.headers.get('if-none-match'), etag)) {
     return { status: 304, headers: { etag, vary: 'accept' }, body: null }
@@ -47,5 +49,5 @@ export async function updateMovie(
 export async function deleteMovie(log: MovieLog, request: Request, id: string): Promise<Reply> {
   const ifMatch = parseIfMatch(request.headers.get('if-match'))
   const deleted = await log.deleteMovie(id, { ifMatch })
-  return deleted ? { status: 204, headers: {}, body: null } : problemReply(404, NOT_FOUND)
+  return deleted ? { status: 204, headers: {}, body: null } : notFound(id)
 }
