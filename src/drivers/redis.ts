@@ -1,7 +1,7 @@
 import type Keyv from 'keyv'
 import { type Movie, sameMovie } from '../core/movie'
+import { createCountedCache } from './counted-cache'
 import { keyvCodec } from './keyv'
-import { createMovieCache } from './movie-cache'
 import { redisIndexes } from './redis-indexes'
 import { PAGE, PUT, REMOVE, REPLACE } from './redis-scripts'
 import {
@@ -15,6 +15,7 @@ import {
 // The few node-redis calls used here, so the core needs no Redis package of its own.
 interface RedisClient {
   get(key: string): Promise<string | null>
+  mGet(keys: string[]): Promise<(string | null)[]>
   set(key: string, value: string, options?: { NX?: boolean; PX?: number }): Promise<unknown>
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
 }
@@ -50,7 +51,8 @@ const throughDate = (date: string) => `(${date}}`
  * A Redis store: two sorted sets next to the movies, of ids (the order added) and of
  * `screenedDate|id` (the date order), both by lexical order. Scripts change a movie and its
  * index entries in one step, so concurrent writers from many processes never disagree; a page
- * is one script, its ZRANGE and MGET. Create-if-absent of records is SET NX. (A Redis Cluster
+ * is one script: its ZRANGE, and its MGET only when an edit or delete since the last page may
+ * have left this process's movies old. Create-if-absent of records is SET NX. (A Redis Cluster
  * would split the keys across slots: it uses the scan driver.)
  */
 export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): BaseDriver {
@@ -58,7 +60,8 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): BaseDriver
   const ids = key('movie-index')
   const dates = key('movie-date-index')
   const moviePrefix = key(MOVIE_KEY_PREFIX)
-  const cache = createMovieCache()
+  const changes = key('movie-changes')
+  const cache = createCountedCache<Movie>()
   const codec = keyvCodec(keyv)
   const client = () => adapter.getClient()
   const record = (name: string) => key(RECORD_KEY_PREFIX + name)
@@ -76,14 +79,31 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): BaseDriver
 
   async function page(index: string, start: string, stop: string, limit: number, rev: boolean) {
     await indexed()
-    const idAt = index === dates ? '25' : '1'
+    const idAt = index === dates ? 25 : 1
     const movies: Movie[] = []
     while (movies.length < limit) {
       const count = Math.min(limit - movies.length, SCRIPT_PAGE)
-      const args = [start, stop, String(count), rev ? '1' : '0', moviePrefix, idAt]
-      const [members, values] = (await run(PAGE, [index], args)) as [string[], (string | null)[]]
-      for (const [position, value] of values.entries()) {
-        const movie = value === null ? undefined : (cache.get(value) ?? (await parse(value)))
+      const args = [start, stop, String(count), rev ? '1' : '0', moviePrefix, String(idAt)]
+      const [members, seen, values] = (await run(
+        PAGE,
+        [index, changes],
+        [...args, cache.count],
+      )) as [string[], string, (string | null)[] | undefined]
+      const movieIds = members.map((member) => member.slice(idAt - 1))
+      const found = cache.at(seen, movieIds)
+      // The texts came with the page when the cache was older; else read only those it lacks.
+      const unknown = values ? movieIds.keys() : found.flatMap((movie, at) => (movie ? [] : [at]))
+      const positions = [...unknown]
+      const texts =
+        values ??
+        (positions.length === 0
+          ? []
+          : await (await client()).mGet(positions.map((at) => moviePrefix + movieIds[at])))
+      for (const [at, text] of texts.entries()) {
+        const movie = text === null ? undefined : await codec.decode(text)
+        if (movie) found[positions[at] as number] = cache.keep(seen, movie.id, Object.freeze(movie))
+      }
+      for (const [position, movie] of found.entries()) {
         // A member left by an older index build, or a movie gone since: skipped.
         const member = members[position] as string
         if (movie && (index === ids ? movie.id : dateMember(movie)) === member) movies.push(movie)
@@ -92,11 +112,6 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): BaseDriver
       start = `(${members.at(-1)}`
     }
     return movies
-  }
-
-  const parse = async (value: string) => {
-    const movie = await codec.decode(value)
-    return movie && cache.keep(value, movie)
   }
 
   return {
@@ -114,12 +129,12 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): BaseDriver
       const stored = await current(expected)
       if (stored === undefined) return false
       const args = [stored, await codec.encode(next), dateMember(expected), dateMember(next)]
-      return (await run(REPLACE, [key(movieKey(next.id)), dates], args)) === 1
+      return (await run(REPLACE, [key(movieKey(next.id)), dates, changes], args)) === 1
     },
     remove: async (expected) => {
       const stored = await current(expected)
       if (stored === undefined) return false
-      const keys = [key(movieKey(expected.id)), ids, dates]
+      const keys = [key(movieKey(expected.id)), ids, dates, changes]
       return (await run(REMOVE, keys, [stored, expected.id, dateMember(expected)])) === 1
     },
     listAfter: (after, limit) =>

@@ -1,0 +1,29 @@
+import { expect, it } from 'vitest'
+import { createCountedCache } from '../src/drivers/counted-cache'
+
+it('serves what was read at the count it holds, and nothing read before a newer one', () => {
+  const cache = createCountedCache<string>()
+  expect(cache.count).toBe('')
+  expect(cache.at('3', ['a', 'b'])).toEqual([undefined, undefined])
+  cache.keep('3', 'a', 'A at 3')
+  expect(cache.at('3', ['a', 'b'])).toEqual(['A at 3', undefined])
+  // A page that saw a newer count: everything read before it is dropped.
+  expect(cache.at('4', ['a'])).toEqual([undefined])
+  expect(cache.count).toBe('4')
+  // A read that began at the older count, answering late: used by its caller, never kept.
+  expect(cache.at('3', ['a'])).toEqual([undefined])
+  expect(cache.keep('3', 'a', 'A at 3, late')).toBe('A at 3, late')
+  expect(cache.at('4', ['a'])).toEqual([undefined])
+  // Counts compare as numbers: 10 is newer than 9.
+  cache.keep('4', 'a', 'A at 4')
+  cache.at('9', [])
+  expect(cache.at('10', ['a'])).toEqual([undefined])
+  expect(cache.count).toBe('10')
+})
+
+it('keeps no more than its capacity', () => {
+  const cache = createCountedCache<number>(2)
+  cache.at('0', [])
+  for (const key of ['a', 'b', 'c']) cache.keep('0', key, 1)
+  expect(cache.at('0', ['a', 'b', 'c'])).toEqual([1, 1, undefined])
+})
