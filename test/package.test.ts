@@ -221,8 +221,6 @@ describeUnless(UNDER_CI ? undefined : 'runs under CI=true', 'CI', `this machine'
         "dist/chunk-[hash].js",
         "dist/chunk-[hash].js",
         "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js.map",
         "dist/chunk-[hash].js.map",
         "dist/chunk-[hash].js.map",
         "dist/chunk-[hash].js.map",

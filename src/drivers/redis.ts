@@ -2,6 +2,7 @@ import type Keyv from 'keyv'
 import { type Movie, sameMovie } from '../core/movie'
 import { createCountedCache } from './counted-cache'
 import { keyvCodec } from './keyv'
+import { createMovieCache } from './movie-cache'
 import { redisIndexes } from './redis-indexes'
 import { PAGE, PUT, REMOVE, REPLACE } from './redis-scripts'
 import {
@@ -61,7 +62,10 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): BaseDriver
   const dates = key('movie-date-index')
   const moviePrefix = key(MOVIE_KEY_PREFIX)
   const changes = key('movie-changes')
+  // By id while no edit or delete happened; by stored text across them, so the movies an edit
+  // elsewhere did not touch are still the objects (and JSON texts) this process has.
   const cache = createCountedCache<Movie>()
+  const texts = createMovieCache()
   const codec = keyvCodec(keyv)
   const client = () => adapter.getClient()
   const record = (name: string) => key(RECORD_KEY_PREFIX + name)
@@ -94,14 +98,14 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): BaseDriver
       // The texts came with the page when the cache was older; else read only those it lacks.
       const unknown = values ? movieIds.keys() : found.flatMap((movie, at) => (movie ? [] : [at]))
       const positions = [...unknown]
-      const texts =
+      const read =
         values ??
         (positions.length === 0
           ? []
           : await (await client()).mGet(positions.map((at) => moviePrefix + movieIds[at])))
-      for (const [at, text] of texts.entries()) {
-        const movie = text === null ? undefined : await codec.decode(text)
-        if (movie) found[positions[at] as number] = cache.keep(seen, movie.id, Object.freeze(movie))
+      for (const [at, text] of read.entries()) {
+        const movie = text === null ? undefined : (texts.get(text) ?? (await parse(text)))
+        if (movie) found[positions[at] as number] = cache.keep(seen, movie.id, movie)
       }
       for (const [position, movie] of found.entries()) {
         // A member left by an older index build, or a movie gone since: skipped.
@@ -112,6 +116,11 @@ export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): BaseDriver
       start = `(${members.at(-1)}`
     }
     return movies
+  }
+
+  const parse = async (text: string) => {
+    const movie = await codec.decode(text)
+    return movie && texts.keep(text, movie)
   }
 
   return {
