@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { defineConfig } from 'tsup'
-import { buildPage } from './examples/page/build'
 import { createOpenApiDocument } from './src/openapi/document'
+import { buildPage } from './src/page/build'
 
 const LIBRARY = {
   index: 'src/index.ts',
@@ -26,9 +26,9 @@ export default defineConfig({
   removeNodeProtocol: false,
   // Peer dependencies stay imports, resolved from the user's app: pg too (the command's
   // PostgreSQL pool), which bundled would call require() from ESM and fail.
-  external: ['h3', 'listhen', 'pg', /^@keyv\//],
+  external: ['h3', 'listhen', 'pg', 'sqlite3', /^@keyv\//],
   // movie-log/openapi.json: the document of a handler at the default base path, /movies; and
-  // the diary page the example server (`movie-log serve`) serves, in dist/page/.
+  // the diary page `movie-log serve` serves, in dist/page/ (run from source, it builds its own).
   onSuccess: async () => {
     await writeFile(
       'dist/openapi.json',

@@ -20,8 +20,12 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Hang guards, not assertions: no test is bound by the machine's speed.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for what is sure to come (a page update, a server back up): its 1 s
+    // default would fail a slow machine, not a broken behaviour.
+    expect: { poll: { timeout: 20_000 } },
     // Most local suites wait on child processes and sockets: two files at once even on two
     // cores (vitest's default is one fewer than the cores). Under CI, where the soak, chaos and
     // 100k-movie runs measure what they do, the default.

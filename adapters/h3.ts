@@ -1,7 +1,7 @@
 /** @module movie-log/h3: mount a movie log in an h3 v2 app. */
 import { defineHandler, H3, type H3Event, HTTPResponse } from 'h3'
 import { FastResponse } from 'srvx'
-import type { MovieLog } from '../src/core/movie-log'
+import type { MovieLog, MovieLogs } from '../src/core/movie-log'
 import type { MovieLogHttpOptions } from '../src/http/options'
 import { createMovieLogReplier } from '../src/http/replier'
 import { reasonPhrase } from '../src/http/reply'
@@ -28,7 +28,7 @@ const COLLECTION_PATH = '/'
  * const app = new H3().mount('/movies', toH3Handler(createMovieLog()))
  * ```
  */
-export function toH3Handler(log: MovieLog, options?: MovieLogHttpOptions): H3 {
+export function toH3Handler(log: MovieLog | MovieLogs, options?: MovieLogHttpOptions): H3 {
   const reply = createMovieLogReplier(log, options)
   const handler = defineHandler(async (event) => {
     const { status, headers, body } = await reply(event.req, event.url, pathInMount(event))

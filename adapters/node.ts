@@ -1,7 +1,8 @@
 /** @module movie-log/node: serve a movie log from node:http, Express, Connect or Fastify. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { FastResponse, NodeRequest, sendNodeResponse } from 'srvx/node'
-import type { MovieLog } from '../src/core/movie-log'
+import type { MovieLog, MovieLogs } from '../src/core/movie-log'
+import { readBodyFromNode } from '../src/http/node-body'
 import type { MovieLogHttpOptions } from '../src/http/options'
 import { createMovieLogReplier } from '../src/http/replier'
 import { reasonPhrase } from '../src/http/reply'
@@ -42,10 +43,15 @@ export type MovieLogNodeHandler = (
  * app.use('/movies', toNodeHandler(createMovieLog()))
  * ```
  */
-export function toNodeHandler(log: MovieLog, options?: MovieLogHttpOptions): MovieLogNodeHandler {
+export function toNodeHandler(
+  log: MovieLog | MovieLogs,
+  options?: MovieLogHttpOptions,
+): MovieLogNodeHandler {
   const reply = createMovieLogReplier(log, options)
   return async (req, res, next) => {
     try {
+      // A Request of ours, with no body limit of srvx's: the log may read its body from Node.
+      readBodyFromNode(req)
       const request = new NodeRequest({ req, res })
       const { status, headers, body } = await reply(request, new URL(request.url))
       const init = { status, statusText: reasonPhrase(status), headers }

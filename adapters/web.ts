@@ -1,6 +1,6 @@
 /** @module movie-log/web: serve a movie log from any web-standard `fetch` host. */
 
-import type { MovieLog } from '../src/core/movie-log'
+import type { MovieLog, MovieLogs } from '../src/core/movie-log'
 import type { MovieLogHttpOptions } from '../src/http/options'
 import { createMovieLogFetch } from '../src/http/replier'
 
@@ -26,7 +26,7 @@ export type { Problem, ProblemFieldError } from '../src/http/problem'
  * ```
  */
 export function toWebHandler(
-  log: MovieLog,
+  log: MovieLog | MovieLogs,
   options?: MovieLogHttpOptions,
 ): (request: Request) => Promise<Response> {
   return createMovieLogFetch(log, options)

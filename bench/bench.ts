@@ -1,19 +1,21 @@
 /**
- * `npm run bench`: movie-log's example server against bare h3 (alternating solo runs, then
- * paired runs that load both at once and compare CPU time per request), then the scale run.
+ * `npm run bench`: movie-log's cold start beside hono's (bench/cold-start.ts), then its example
+ * server against bare h3 (alternating solo runs, then paired runs that load both at once and
+ * compare CPU time per request), then the scale run.
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
  * BENCH_SECONDS (5), BENCH_ROUNDS (4), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
- * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning).
+ * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning), BENCH_COLD_RUNS (30).
  */
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
+import { type ColdStartRow, coldStart, coldStartReport, coldStartTarget } from './cold-start'
 import { load, loadTool } from './load'
 import { median } from './median'
 import { type PairedRun, pairedRun, pairedRunsAvailable } from './paired'
 import { pinning } from './pinning'
-import { startRedis, startTarget, type Target } from './processes'
+import { SERVE, startRedis, startTarget, type Target } from './processes'
 import { SCALE_PAGES, type ScaleRow, scaleRun } from './scale'
 import { MOVIE, seedOverHttp } from './seed'
 
@@ -47,18 +49,14 @@ async function throughput(): Promise<{ samples: Samples; paired: Paired }> {
       folder = mkdtempSync(join(tmpdir(), 'movie-log-bench-'))
       const sqlite = `sqlite://${join(folder, 'movies.sqlite')}`
       // One at a time, each listed as soon as it runs: a failed start still stops the others.
-      targets.push(await startTarget('bare h3', 'bench/bare-h3.ts', {}))
+      targets.push(await startTarget('bare h3', ['bench/bare-h3.ts'], {}))
       targets.push(
-        await startTarget('movie-log memory', 'examples/server.ts', {
+        await startTarget('movie-log memory', SERVE, {
           MOVIE_LOG_STORE: 'memory://',
         }),
       )
-      targets.push(
-        await startTarget('movie-log SQLite', 'examples/server.ts', { MOVIE_LOG_STORE: sqlite }),
-      )
-      targets.push(
-        await startTarget('movie-log Redis', 'examples/server.ts', { MOVIE_LOG_STORE: redis.url }),
-      )
+      targets.push(await startTarget('movie-log SQLite', SERVE, { MOVIE_LOG_STORE: sqlite }))
+      targets.push(await startTarget('movie-log Redis', SERVE, { MOVIE_LOG_STORE: redis.url }))
       for (const target of targets) await seedOverHttp(target.url, 100)
       // GET first, on 100 movies each; POST after, since every POST adds one.
       for (const method of ['GET', 'POST'] as const) {
@@ -112,7 +110,7 @@ async function measureRound(
   }
 }
 
-function report(samples: Samples, paired: Paired, scale: ScaleRow[]): string {
+function report(cold: ColdStartRow[], samples: Samples, paired: Paired, scale: ScaleRow[]): string {
   const bare = samples['bare h3'] as Samples[string]
   // Each round's req/s over bare h3's in the same round, run just before it: the machine's
   // speed drifts between rounds, and a ratio within a round cancels the drift.
@@ -176,6 +174,7 @@ function report(samples: Samples, paired: Paired, scale: ScaleRow[]): string {
     ...pairedTarget('POST /movies, memory', 'movie-log memory', 'POST', 0.7),
     `| GET /movies, 100 movies, Redis: ratio >= 0.6 | ${ratio('movie-log Redis', 'GET').toFixed(2)} | ${roundsVerdict(roundRatios('movie-log Redis', 'GET'), 0.6)} |`,
     ...pairedTarget('GET /movies, 100 movies, Redis', 'movie-log Redis', 'GET', 0.6),
+    coldStartTarget(cold),
     ...stores.flatMap((store) =>
       Object.entries(SCALE_PAGES).map(([which, query]) => {
         const at = (size: number) => page(store, size, which as keyof typeof SCALE_PAGES)
@@ -239,6 +238,7 @@ added, narrow range \`${SCALE_PAGES.addedRangePageMs}\` (a range few movies fall
 |---|---|---|---|---|---|---|---|---|
 ${scale.map((r) => `| ${r.store} | ${r.size} | ${r.firstPageMs.toFixed(2)} | ${r.datePageMs.toFixed(2)} | ${r.dateRangePageMs.toFixed(2)} | ${r.addedRangePageMs.toFixed(2)} | ${r.fullListMs.toFixed(0)} | ${r.fullListMiB.toFixed(1)} | ${r.rssMiB.toFixed(0)} |`).join('\n')}
 
+${coldStartReport(cold)}
 ## Targets
 
 | target | measured | |
@@ -248,8 +248,10 @@ ${targets.join('\n')}
 ${readFileSync(new URL('./NOTES.md', import.meta.url), 'utf8')}`
 }
 
+// First, while no server of the run is up.
+const cold = await coldStart(log)
 const { samples, paired } = await throughput()
 const scale = await scaleRun(SIZES, log)
-const results = report(samples, paired, scale)
+const results = report(cold, samples, paired, scale)
 writeFileSync(new URL('./RESULTS.md', import.meta.url), results)
 console.log(results)

@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort, waitForPort } from './processes'
+import { freePort, SERVE, waitForPort } from './processes'
 import { MOVIE } from './seed'
 
 const METHOD = (process.env.INSTRUCTIONS_METHOD ?? 'POST') as 'GET' | 'POST'
@@ -25,10 +25,10 @@ const BASE = 2000
 const COMPILING =
   /compiler::|maglev|Maglev|Scanner|Parser|AstValue|Zone|Compile|interpreter::|Bytecode/
 
-const TARGETS: [string, string, Record<string, string>][] = [
-  ['bare h3', 'bench/bare-h3.ts', {}],
-  ['bare h3 + movie-log core', 'bench/bare-h3-core.ts', {}],
-  ['movie-log memory', 'examples/server.ts', { MOVIE_LOG_STORE: 'memory://' }],
+const TARGETS: [string, string[], Record<string, string>][] = [
+  ['bare h3', ['bench/bare-h3.ts'], {}],
+  ['bare h3 + movie-log core', ['bench/bare-h3-core.ts'], {}],
+  ['movie-log memory', SERVE, { MOVIE_LOG_STORE: 'memory://' }],
 ]
 
 /** Sends `count` requests, 8 at a time over kept-alive connections. */
@@ -53,7 +53,7 @@ async function send(port: number, method: 'GET' | 'POST', count: number): Promis
 }
 
 /** Instructions the target ran, outside V8's compilers, after `requests` requests. */
-async function count(file: string, env: Record<string, string>, requests: number) {
+async function count(args: string[], env: Record<string, string>, requests: number) {
   const port = await freePort()
   const folder = mkdtempSync(join(tmpdir(), 'movie-log-callgrind-'))
   const child = spawn(
@@ -64,7 +64,7 @@ async function count(file: string, env: Record<string, string>, requests: number
       process.execPath,
       '--import',
       'tsx',
-      file,
+      ...args,
     ],
     { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env }, stdio: 'ignore' },
   )
@@ -93,10 +93,10 @@ async function count(file: string, env: Record<string, string>, requests: number
 
 const only = process.env.INSTRUCTIONS_TARGETS?.split(',')
 const rows: [string, number][] = []
-for (const [name, file, env] of TARGETS) {
+for (const [name, args, env] of TARGETS) {
   if (only && !only.some((part) => name.includes(part))) continue
-  const before = await count(file, env, BASE)
-  const after = await count(file, env, BASE + EXTRA)
+  const before = await count(args, env, BASE)
+  const after = await count(args, env, BASE + EXTRA)
   rows.push([name, (after - before) / EXTRA])
   console.log(
     `[instructions] ${name}: ${((after - before) / EXTRA / 1000).toFixed(1)}k per ${METHOD}`,

@@ -8,6 +8,9 @@ import { onCpu, SERVER_CPU } from './pinning'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
+/** `movie-log serve` from source, as `npm start` runs it. */
+export const SERVE = ['src/cli/index.ts', 'serve']
+
 export interface Target {
   name: string
   url: string
@@ -24,19 +27,19 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Runs a TypeScript file (the example server, the bare h3 server) and waits for its port. */
+/** Runs a TypeScript file (`SERVE`, the bare h3 server) with its arguments; waits for its port. */
 export async function startTarget(
   name: string,
-  file: string,
+  script: string[],
   env: Record<string, string>,
 ): Promise<Target> {
   const port = await freePort()
   // taskset execs the command: the child's pid is the server's.
-  const [command, args] = onCpu(SERVER_CPU, process.execPath, ['--import', 'tsx', file])
+  const [command, args] = onCpu(SERVER_CPU, process.execPath, ['--import', 'tsx', ...script])
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
-    // The example server logs every request: sent nowhere, as a production log would be cheap.
+    // The server logs every request: sent nowhere, as a production log would be cheap.
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   await waitForPort(port)

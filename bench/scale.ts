@@ -4,12 +4,13 @@
  * full list, and memory.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { median } from './median'
-import { rssMiB, startRedis, startTarget } from './processes'
-import { seedOverHttp, seedSql } from './seed'
+import { rssMiB, SERVE, startRedis, startTarget } from './processes'
+import { seedOverHttp } from './seed'
+import { seedSqlTables } from './seed-tables'
 
 export interface ScaleRow {
   store: string
@@ -53,24 +54,21 @@ export async function scaleRun(sizes: number[], log: (line: string) => void): Pr
   const rows: ScaleRow[] = []
   const redis = await startRedis()
   const postgresUrl = createBenchDatabase()
+  const folder = mkdtempSync(join(tmpdir(), 'movie-log-bench-'))
   const stores: [string, string, boolean][] = [
     ['memory', 'memory://', false],
-    [
-      'SQLite',
-      `sqlite://${join(mkdtempSync(join(tmpdir(), 'movie-log-bench-')), 'movies.sqlite')}`,
-      true,
-    ],
+    ['SQLite', `sqlite://${join(folder, 'movies.sqlite')}`, true],
     ['Redis', redis.url, false],
     ...(postgresUrl ? ([['PostgreSQL', postgresUrl, true]] as [string, string, boolean][]) : []),
   ]
   try {
     for (const [store, storeUrl, sql] of stores) {
-      const target = await startTarget(store, 'examples/server.ts', { MOVIE_LOG_STORE: storeUrl })
+      const target = await startTarget(store, SERVE, { MOVIE_LOG_STORE: storeUrl })
       let seeded = 0
       try {
         for (const size of sizes) {
           await (sql
-            ? seedSql(storeUrl, size - seeded, seeded)
+            ? seedSqlTables(storeUrl, size - seeded, seeded)
             : seedOverHttp(target.url, size - seeded, seeded))
           seeded = size
           const pages = {} as Record<keyof typeof SCALE_PAGES, number>
@@ -99,6 +97,7 @@ export async function scaleRun(sizes: number[], log: (line: string) => void): Pr
   } finally {
     await redis.stop()
     if (postgresUrl) dropBenchDatabase()
+    rmSync(folder, { recursive: true, force: true })
   }
   return rows
 }

@@ -1,7 +1,4 @@
 /** Fills a running server's store with movies: over HTTP, or in SQL batches for SQL stores. */
-import type Keyv from 'keyv'
-import { openStore } from '../examples/store'
-import { createUuidV7Generator } from '../src/core/id'
 
 export const MOVIE = {
   title: 'Heat',
@@ -40,38 +37,4 @@ export async function seedOverHttp(url: string, count: number, first = 0): Promi
     }
   }
   await Promise.all(Array.from({ length: 64 }, worker))
-}
-
-const generateId = createUuidV7Generator()
-
-/**
- * Inserts `count` movies (numbered from `first`) into keyv's table, 500 rows a statement,
- * exactly as keyv stores them
- * (`movie-log:movie:<id>` -> serialised `{ value }`): SQLite commits each insert to disk, so one
- * POST per movie would take minutes at 100k.
- */
-export async function seedSql(storeUrl: string, count: number, first = 0): Promise<void> {
-  const keyv = await openStore(storeUrl)
-  const adapter = keyv.store as { query: (sql: string, ...args: unknown[]) => Promise<unknown> }
-  const postgres = storeUrl.startsWith('postgres')
-  for (let done = 0; done < count; done += 500) {
-    const rows: string[] = []
-    for (let n = done; n < Math.min(count, done + 500); n++) {
-      const id = generateId()
-      rows.push(
-        `movie-log:movie:${id}`,
-        (await keyv.serializeData({ value: { id, ...seededMovie(first + n) } })) as string,
-      )
-    }
-    const values = Array.from({ length: rows.length / 2 }, (_, n) =>
-      postgres ? `($${2 * n + 1}, $${2 * n + 2})` : '(?, ?)',
-    ).join(', ')
-    const sql = `INSERT INTO keyv (key, value) VALUES ${values}`
-    await (postgres ? adapter.query(sql, rows) : adapter.query(sql, ...rows))
-  }
-  await disconnect(keyv)
-}
-
-async function disconnect(keyv: Keyv): Promise<void> {
-  await keyv.disconnect().catch(() => {})
 }

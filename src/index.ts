@@ -1,14 +1,19 @@
-/** @module movie-log: the framework-agnostic core, a movie log over any keyv store. */
+/** @module movie-log: the framework-agnostic core, a movie log over a store URL or a keyv store. */
 
-export { MovieNotFoundError, PreconditionFailedError } from './core/change-errors'
 export type { MovieChanges } from './core/changes'
 export type { ChangeOptions } from './core/corrections'
+export type { DateQuery, LogDriver, StoreDriver } from './core/driver'
 export {
   IdempotencyError,
+  InvalidOwnerError,
   InvalidPageRequestError,
   MovieLogError,
   type MovieLogErrorCode,
+  MovieNotFoundError,
   MovieValidationError,
+  PreconditionFailedError,
+  StoreUnavailableError,
+  UnsupportedStoreError,
   type ValidationIssue,
 } from './core/errors'
 export type { Clock, IdGenerator } from './core/id'
@@ -21,14 +26,16 @@ export {
 } from './core/import'
 export type { ListMoviesOptions, MoviePage } from './core/listing'
 export type { Movie, NewMovie } from './core/movie'
-export {
-  type AddMovieOptions,
-  createMovieLog,
-  type MovieLog,
-  type MovieLogOptions,
-} from './core/movie-log'
+export type { AddMovieOptions, MovieLog, MovieLogOptions, MovieLogs } from './core/movie-log'
 export type { MovieSort } from './core/range'
-export { StoreUnavailableError, UnsupportedStoreError } from './core/store-errors'
 export type { StoreFailureReason } from './core/store-failure'
 export { versionOf } from './core/version'
+export {
+  type ClosableMovieLog,
+  createMovieLog,
+  createMovieLogs,
+  registerStoreOpener,
+  type StoreOpener,
+  type StoreOpenOptions,
+} from './create'
 export type { MovieLogStore } from './drivers/keyv'

@@ -1,23 +1,35 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { LogDriver, StoreDriver } from '../src/core/driver'
 import type { Movie } from '../src/core/movie'
-import { createDriver, type MovieDriver, toKeyv } from '../src/drivers'
 import { aMovie } from './_movies'
-import type { StoreBackend } from './_store-suite'
 
 /**
  * The driver conformance suite: what the core asks of every store's driver, beyond what the
  * log's own API shows today: compare-and-set on a movie (edits will need it) and
  * create-if-absent, atomic across connections.
  */
-export function describeDriverSuite(backend: StoreBackend): void {
-  describe(`driver conformance: ${backend.name}`, () => {
-    afterAll(() => backend.closeAll())
+export function describeDriverSuite(
+  name: string,
+  openDriver: (namespace: string) => Promise<StoreDriver>,
+  owner = '',
+): void {
+  describe(`driver conformance: ${name}`, () => {
+    const opened: StoreDriver[] = []
+    afterAll(async () => {
+      const closing = opened.splice(0)
+      await Promise.allSettled(closing.map((driver) => driver.drop(owner)))
+      await Promise.allSettled(closing.map((driver) => driver.close()))
+    })
 
     // Two drivers on one namespace, each on a connection of its own, as two processes would be.
-    const openPair = async (): Promise<[MovieDriver, MovieDriver]> => {
+    const openPair = async (): Promise<[LogDriver, LogDriver]> => {
       const namespace = `test-${randomUUID()}`
-      const open = async () => createDriver(toKeyv(await backend.open(namespace), namespace))
+      const open = async () => {
+        const driver = await openDriver(namespace)
+        opened.push(driver)
+        return driver.log(owner)
+      }
       return [await open(), await open()]
     }
     const movie = (title: string, id: string = randomUUID()): Movie =>

@@ -19,6 +19,13 @@ export class FlakyMap extends Map {
     this.check()
     return super.keys()
   }
+  override entries() {
+    this.check()
+    return super.entries()
+  }
+  override [Symbol.iterator]() {
+    return this.entries()
+  }
 }
 
 /**
@@ -48,4 +55,15 @@ export function flakyScanStore(): { keyv: Keyv; failAfter(reads: number): void }
     }
   }
   return { keyv, failAfter: (reads) => (readsLeft = reads) }
+}
+
+/** A Keyv over a store behind a dead connection: every call hangs (a Map cannot). */
+export function hungStore(): Keyv {
+  const never = () => new Promise<never>(() => {})
+  const adapter = { get: never, set: never, delete: never, clear: never, has: never }
+  const hung = new Keyv({ store: adapter as unknown as KeyvStoreAdapter })
+  hung.iterator = async function* () {
+    yield await never()
+  }
+  return hung
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import {
+  type ClosableMovieLog,
   createMovieLog,
   type ImportRow,
   importMovies,
@@ -16,10 +17,16 @@ const rowsOf = (movies: unknown[]): ImportRow[] =>
 /** `importMovies` on one backend: ids kept, re-runs harmless, refusals reported by line. */
 export function describeImportSuite(backend: StoreBackend): void {
   describe(`importMovies: ${backend.name}`, () => {
-    afterAll(() => backend.closeAll())
+    const made: ClosableMovieLog[] = []
+    afterAll(async () => {
+      await Promise.allSettled(made.splice(0).map((log) => log.close()))
+      await backend.closeAll()
+    })
     const openLog = async (): Promise<MovieLog> => {
       const namespace = `import-${randomUUID()}`
-      return createMovieLog((await backend.open(namespace)) as MovieLogStore, { namespace })
+      const log = createMovieLog((await backend.open(namespace)) as MovieLogStore, { namespace })
+      made.push(log)
+      return log
     }
 
     it('keeps given ids, skips the same movie again and adds nothing on a second run', async () => {

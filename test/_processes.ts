@@ -10,7 +10,12 @@ export interface Child {
   process: ChildProcess
   /** Every line written so far, stdout and stderr together. */
   lines: string[]
-  /** Resolves with the first line matching `pattern`; rejects if the process exits first. */
+  /**
+   * Resolves with the first line matching `pattern`; rejects, with every line, if the process
+   * exits first. No clock of its own unless `timeoutMs` is given: a process that hangs without
+   * exiting is stopped by the test's own timeout (vitest.config.ts), a hang guard, so a slow
+   * machine only waits longer.
+   */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>
   /** Resolves with the exit code (or signal name) once the process has ended. */
   exited: Promise<number | string>
@@ -41,17 +46,22 @@ export function watch(child: ChildProcess): Child {
     process: child,
     lines,
     exited,
-    waitForLine: (pattern, timeoutMs = 15_000) => {
+    waitForLine: (pattern, timeoutMs) => {
       const seen = lines.find((line) => pattern.test(line))
       if (seen) return Promise.resolve(seen)
       return new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(
-          () =>
-            reject(
-              new Error(`no line matching ${pattern} in ${timeoutMs}ms:\n${lines.join('\n')}`),
-            ),
-          timeoutMs,
-        )
+        const timer =
+          timeoutMs === undefined
+            ? undefined
+            : setTimeout(
+                () =>
+                  reject(
+                    new Error(
+                      `no line matching ${pattern} in ${timeoutMs}ms:\n${lines.join('\n')}`,
+                    ),
+                  ),
+                timeoutMs,
+              )
         waiters.push({
           pattern,
           resolve: (line) => {
@@ -77,7 +87,7 @@ export interface ServerProcess extends Child {
   port: number
 }
 
-/** Runs `examples/server.ts` as `npm start` does, on a free port, and waits until it listens. */
+/** Runs `movie-log serve` from source as `npm start` does, on a free port, until it listens. */
 export async function startServerProcess(
   env: Record<string, string>,
   port?: number,
@@ -91,7 +101,7 @@ export async function startServerProcess(
 /** Runs the example server without waiting for it: for starts that are meant to fail. */
 export function launchServer(env: Record<string, string>): Child {
   return watch(
-    spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+    spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
       cwd: ROOT,
       env: { ...process.env, HOST: '127.0.0.1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -136,4 +146,13 @@ export async function startPrivateRedis(
   )
   await child.waitForLine(/Ready to accept connections/)
   return { ...child, port: chosen, url: `redis://127.0.0.1:${chosen}` }
+}
+
+/**
+ * A private redis-server in cluster mode, with no slots of its own: it computes CLUSTER
+ * KEYSLOT and says `redis_mode:cluster`. Its nodes.conf is written into `folder`.
+ */
+export function startPrivateClusterNode(folder: string): Promise<PrivateRedis> {
+  const config = `${folder}/nodes.conf`
+  return startPrivateRedis(undefined, ['--cluster-enabled', 'yes', '--cluster-config-file', config])
 }

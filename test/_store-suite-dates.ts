@@ -152,22 +152,25 @@ export function describeDateSuite({ openLog, backend, connect }: StoreSuiteConte
       await check('after a delete')
     })
 
-    it('lists a date-sorted page in a range without iterating the whole store', async () => {
-      const namespace = `test-${randomUUID()}`
-      const store = await backend.open(namespace)
-      const log = await connect(store, { namespace })
-      const added = await addDated(log)
-      const listing: Listing = { sort: '-screenedDate', from: '2024', to: '2024-06' }
-      await log.listMovies({ ...listing, limit: 1 })
-      const restore = trapWalks(store)
-      try {
-        const expected = ids(expectedListing(added, listing))
-        expect(await walkPages(log, 2, undefined, listing)).toEqual(expected)
-        const up = { ...listing, sort: 'screenedDate' as const }
-        expect(await walkPages(log, 3, undefined, up)).toEqual([...expected].reverse())
-      } finally {
-        restore()
-      }
-    })
+    it.skipIf(backend.scans)(
+      'lists a date-sorted page in a range without iterating the whole store',
+      async () => {
+        const namespace = `test-${randomUUID()}`
+        const store = await backend.open(namespace)
+        const log = await connect(store, { namespace })
+        const added = await addDated(log)
+        const listing: Listing = { sort: '-screenedDate', from: '2024', to: '2024-06' }
+        await log.listMovies({ ...listing, limit: 1 })
+        const restore = trapWalks(store)
+        try {
+          const expected = ids(expectedListing(added, listing))
+          expect(await walkPages(log, 2, undefined, listing)).toEqual(expected)
+          const up = { ...listing, sort: 'screenedDate' as const }
+          expect(await walkPages(log, 3, undefined, up)).toEqual([...expected].reverse())
+        } finally {
+          restore()
+        }
+      },
+    )
   })
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import {
+  type ClosableMovieLog,
   createMovieLog,
   type Movie,
   type MovieLog,
@@ -7,6 +8,9 @@ import {
   type MovieLogStore,
 } from 'movie-log'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import type { StoreDriver } from '../src/core/driver'
+import { driverForKeyv, toKeyv } from '../src/drivers'
+import { openUrlDriver } from './_backends'
 import { describeDriverSuite } from './_driver-suite'
 import { aMovie, MOVIE_FIELDS } from './_movies'
 import { describeWith } from './_services'
@@ -26,6 +30,10 @@ export interface StoreBackend {
   openUnreachable(): Promise<MovieLogStore>
   /** Closes every store this backend opened. */
   closeAll(): Promise<void>
+  /** Whether it gets the scan driver, whose pages read the whole store (no index to test). */
+  scans?: boolean
+  /** The backend's store-wide driver on `namespace`, for the driver suite. */
+  openDriver?(namespace: string): Promise<StoreDriver>
 }
 
 /** How the suite reaches a log on a store: the core itself, or the same log over HTTP. */
@@ -61,12 +69,24 @@ export function describeStoreSuite(
     describeMissingBackend(backend)
     return
   }
-  const connect = suite.connect ?? (async (store, options) => createMovieLog(store, options))
+  // The logs the suite made itself, each closed after its test: a store URL's log holds a
+  // connection (a pool, on PostgreSQL), and PostgreSQL allows only so many at once.
+  const made: ClosableMovieLog[] = []
+  const connect =
+    suite.connect ??
+    (async (store, options) => {
+      const log = createMovieLog(store, options)
+      made.push(log)
+      return log
+    })
+  const closeAll = async () => {
+    await Promise.allSettled(made.splice(0).map((log) => log.close()))
+    await backend.closeAll()
+  }
   const title = [`store conformance: ${backend.name}`, suite.name].filter(Boolean).join(', ')
   describe(title, () => {
-    // Every test's connections closed after it: PostgreSQL allows only so many at once.
-    afterEach(() => backend.closeAll())
-    afterAll(() => backend.closeAll())
+    afterEach(closeAll)
+    afterAll(closeAll)
 
     const openLog = async (namespace = `test-${randomUUID()}`) =>
       connect(await backend.open(namespace), { namespace })
@@ -143,7 +163,8 @@ export function describeStoreSuite(
     describeDateSuite(context)
     describeModelSuite(context)
   })
-  describeDriverSuite(backend)
+  describeDriverSuite(backend.name, backend.openDriver ?? keyvDriver(backend))
+  afterAll(() => backend.closeAll())
 }
 
 // Skipped with its reason, or under CI a failing test: a skipped suite would pass unseen.
@@ -151,4 +172,14 @@ function describeMissingBackend(variable: 'REDIS_URL' | 'POSTGRES_URL'): void {
   describeWith(variable, 'store conformance', () => {
     it.skip('runs against the backend')
   })
+}
+
+/** A backend's driver for the driver suite: the one a Keyv on it gets. */
+function keyvDriver(backend: StoreBackend) {
+  return async (namespace: string): Promise<StoreDriver> => {
+    const store = await backend.open(namespace)
+    return typeof store === 'string'
+      ? openUrlDriver(store, { namespace, connectTimeoutMs: 1000 })
+      : driverForKeyv(toKeyv(store, namespace))
+  }
 }

@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { toNodeHandler } from 'h3/node'
-import type Keyv from 'keyv'
-import type { MovieLogOptions, MovieLogStore } from 'movie-log'
+import { createMovieLog, type MovieLogOptions, type MovieLogStore } from 'movie-log'
 import { createMovieLogClient, type MovieLogClientOptions } from 'movie-log/client'
-import { createApp } from '../examples/server'
+import { createApp } from '../src/server/server'
 import type { StoreBackend, StoreSuiteOptions } from './_store-suite'
 
 /** Listens on a random port; resolves with the server and its origin. */
@@ -25,7 +24,10 @@ export async function startExampleServer(
   store: MovieLogStore,
   logOptions?: MovieLogOptions,
 ): Promise<{ url: string; server: Server }> {
-  const server = createServer(toNodeHandler(createApp(store as Keyv, {}, undefined, logOptions)))
+  const log = createMovieLog(store, logOptions)
+  const server = createServer(toNodeHandler(createApp(log)))
+  // The log's store connection goes with the server.
+  server.on('close', () => void log.close().catch(() => {}))
   return { url: `${await listenOnFreePort(server)}/movies`, server }
 }
 
@@ -35,12 +37,12 @@ export async function startExampleServer(
  */
 export function throughTheClient(backend: StoreBackend): [StoreBackend, StoreSuiteOptions] {
   const servers: Server[] = []
-  const unreachable = new WeakSet<object>()
+  const unreachable = new Set<unknown>()
   const wrapped: StoreBackend = {
     ...backend,
     openUnreachable: async () => {
       const store = await backend.openUnreachable()
-      unreachable.add(store as object)
+      unreachable.add(store)
       return store
     },
     closeAll: async () => {
@@ -53,9 +55,7 @@ export function throughTheClient(backend: StoreBackend): [StoreBackend, StoreSui
     servers.push(server)
     // A store that never comes back answers 503 with Retry-After: 5; waiting out the retries
     // would only make the test slower. Every other log retries as a user's would.
-    const clientOptions: MovieLogClientOptions = unreachable.has(store as object)
-      ? { retries: 0 }
-      : {}
+    const clientOptions: MovieLogClientOptions = unreachable.has(store) ? { retries: 0 } : {}
     return createMovieLogClient(url, clientOptions)
   }
   return [wrapped, { name: 'through the client', connect, keepsCallOrder: false }]

@@ -4,7 +4,6 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createMovieLog } from 'movie-log'
 import { describe, expect, it } from 'vitest'
-import { openStore } from '../examples/store'
 import { aMovie } from './_movies'
 import { tempFolders } from './_temp'
 
@@ -69,14 +68,14 @@ describe('movie-log export, import and copy', () => {
     expect(JSON.parse(movieLog(['copy', a, c]).stdout)).toMatchObject({ copied: 0, skipped: 4 })
 
     // The same id with another title in the target: refused, and the copy does not verify.
-    const keyv = await openStore(a)
-    const [movie] = (await createMovieLog(keyv).listMovies({ limit: 1 })).movies
-    await keyv.disconnect()
+    const source = createMovieLog(a)
+    const [movie] = (await source.listMovies({ limit: 1 })).movies
+    await source.close()
     const d = `sqlite://${join(work, 'd.sqlite')}`
-    const other = await openStore(d)
+    const other = createMovieLog(d)
     const { importMovies } = await import('movie-log')
-    await importMovies(createMovieLog(other), [{ line: 1, movie: { ...movie, ...aMovie() } }])
-    await other.disconnect()
+    await importMovies(other, [{ line: 1, movie: { ...movie, ...aMovie() } }])
+    await other.close()
     const failed = movieLog(['copy', a, d])
     expect(failed.code).toBe(1)
     expect(JSON.parse(failed.stdout)).toMatchObject({ refused: 1, different: 1, verified: false })

@@ -11,7 +11,7 @@ import {
   StoreUnavailableError,
 } from 'movie-log/client'
 import { type MovieLogHttpOptions, toWebHandler } from 'movie-log/web'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { aMovie, untyped } from './_movies'
 
 const URL_OF_LOG = 'http://movie-log.test/movies'
@@ -123,23 +123,36 @@ describe('movie-log/client', () => {
   })
 
   it('retries 409 and 503 with the same key, waiting as Retry-After says', async () => {
-    const handle = toWebHandler(createMovieLog())
-    const answers = [
-      problem(409, 'urn:movie-log:problem:idempotency-key-in-flight'),
-      problem(503, 'urn:movie-log:problem:store-unavailable', { 'retry-after': '1' }),
-    ]
-    const sent: { key: string | null; at: number }[] = []
-    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = new Request(input, init)
-      sent.push({ key: request.headers.get('idempotency-key'), at: performance.now() })
-      return answers.shift() ?? handle(request)
+    // The client's clock and timers, faked: the wait is checked to the millisecond, and takes
+    // no time (AbortSignal.timeout, the client's per-attempt timeout, stays real).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const handle = toWebHandler(createMovieLog())
+      const answers = [
+        problem(409, 'urn:movie-log:problem:idempotency-key-in-flight'),
+        problem(503, 'urn:movie-log:problem:store-unavailable', { 'retry-after': '1' }),
+      ]
+      const sent: { key: string | null; at: number }[] = []
+      const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = new Request(input, init)
+        sent.push({ key: request.headers.get('idempotency-key'), at: Date.now() })
+        return answers.shift() ?? handle(request)
+      }
+      const adding = createMovieLogClient(URL_OF_LOG, { fetch }).addMovie(aMovie())
+      // The 409 retried after the first backoff (under 0.1 s); the 503 says to wait 1 s.
+      await vi.advanceTimersByTimeAsync(100)
+      expect(sent).toHaveLength(2)
+      const due = (sent[1]?.at as number) + 1000
+      await vi.advanceTimersByTimeAsync(due - 1 - Date.now())
+      expect(sent).toHaveLength(2)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(sent).toHaveLength(3)
+      expect(sent[2]?.at).toBe(due)
+      expect((await adding).title).toBe('Heat')
+      expect(new Set(sent.map((attempt) => attempt.key)).size).toBe(1)
+    } finally {
+      vi.useRealTimers()
     }
-    const movie = await createMovieLogClient(URL_OF_LOG, { fetch }).addMovie(aMovie())
-    expect(movie.title).toBe('Heat')
-    expect(sent).toHaveLength(3)
-    expect(new Set(sent.map((attempt) => attempt.key)).size).toBe(1)
-    // Retry-After: 1 is a second; the backoff alone would have been well under it.
-    expect(sent[2]!.at - sent[1]!.at).toBeGreaterThanOrEqual(990)
   })
 
   it('gives up after `retries`: a 503 is a StoreUnavailableError, a 409 an IdempotencyError', async () => {

@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { toNodeHandler as h3ToNode } from 'h3/node'
-import Keyv from 'keyv'
 import type { Movie } from 'movie-log'
 import { toNodeHandler } from 'srvx/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createExpressApp } from '../examples/express'
 import { createFastifyApp } from '../examples/fastify'
+import { createH3App } from '../examples/h3'
 import { createHonoApp } from '../examples/hono'
 import { createNodeServer } from '../examples/node'
-import { createApp } from '../examples/server'
 import { aMovie } from './_movies'
 
 // Each mounting example, on a real server on a random port.
@@ -26,7 +25,7 @@ const examples: [string, () => Server | Promise<Server>][] = [
       return app.server
     },
   ],
-  ['h3 (the example server)', () => createServer(h3ToNode(createApp(new Keyv())))],
+  ['h3', () => createServer(h3ToNode(createH3App()))],
 ]
 
 let server: Server | undefined

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createMovieLog, importMovies, type Movie, type MovieLog } from 'movie-log'
+import {
+  type ClosableMovieLog,
+  createMovieLog,
+  importMovies,
+  type Movie,
+  type MovieLog,
+} from 'movie-log'
 import { afterAll, describe, expect, it } from 'vitest'
 import { writeExport } from '../src/cli/export'
 import { readRows } from '../src/cli/read-rows'
@@ -28,10 +34,16 @@ const TRICKY = [
 
 function describeRoundTrips(backend: StoreBackend): void {
   describe(`export then import: ${backend.name}`, () => {
-    afterAll(() => backend.closeAll())
+    const made: ClosableMovieLog[] = []
+    afterAll(async () => {
+      await Promise.allSettled(made.splice(0).map((log) => log.close()))
+      await backend.closeAll()
+    })
     const openLog = async (): Promise<MovieLog> => {
       const namespace = `round-trip-${randomUUID()}`
-      return createMovieLog(await backend.open(namespace), { namespace })
+      const log = createMovieLog(await backend.open(namespace), { namespace })
+      made.push(log)
+      return log
     }
 
     it.each(['ndjson', 'csv'] as const)('gives back the same log through %s', async (format) => {

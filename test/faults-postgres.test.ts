@@ -39,13 +39,13 @@ describeWith('POSTGRES_URL', 'the example server on PostgreSQL, when connections
     const first = await addUntilCreated(server, 'idle-1')
     // The pool now holds idle connections: end them all, as a PostgreSQL restart would.
     expect(await postgres.terminate()).toBeGreaterThan(0)
-    await expect.poll(() => postgres.connections(), { timeout: 5000, interval: 20 }).toBe(0)
+    await expect.poll(() => postgres.connections(), { interval: 20 }).toBe(0)
 
     const second = await addUntilCreated(server, 'idle-2')
     const third = await addUntilCreated(server, 'idle-3')
     assertAlive(server)
     await expectExactlyOnce(server.url, [first, second, third])
-  })
+  }, 120_000)
 
   it('stays up when every connection is terminated under load, and adds each movie once', async () => {
     const { postgres, server } = await serverOnPrivatePostgres('load')
@@ -63,25 +63,23 @@ describeWith('POSTGRES_URL', 'the example server on PostgreSQL, when connections
     await expectExactlyOnce(server.url, added)
   }, 120_000)
 
-  it('answers 503 within the store timeout while PostgreSQL refuses connections, then 201 again', async () => {
+  it('answers 503 while PostgreSQL refuses connections, then 201 again', async () => {
     const { postgres, server } = await serverOnPrivatePostgres('refuse')
     const before = await addUntilCreated(server, 'refuse-1')
 
     const oldLimit = await postgres.setConnectionLimit(0)
     cleanups.push(() => postgres.setConnectionLimit(oldLimit))
     await postgres.terminate()
-    await expect.poll(() => postgres.connections(), { timeout: 5000, interval: 20 }).toBe(0)
+    await expect.poll(() => postgres.connections(), { interval: 20 }).toBe(0)
 
-    const started = Date.now()
     const refused = await fetch(server.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': 'refuse-2' },
       body: JSON.stringify(aMovie({ title: 'Movie refuse-2' })),
     })
-    // The store timeout (5 s) bounds every store call.
-    expect(Date.now() - started).toBeLessThan(5500)
     expect(refused.status).toBe(503)
-    // In words an operator can act on; the log line adds PostgreSQL's own code.
+    // PostgreSQL's refusal answered (not the store timeout), in words an operator can act on;
+    // the log line adds PostgreSQL's own code.
     expect(((await refused.json()) as Problem).detail).toMatch(/too many connections/)
     await server.waitForLine(/^POST \/movies 503 .*too many connections\) \[53300\]$/)
     expect((await fetch(server.url)).status).toBe(503)
@@ -90,5 +88,5 @@ describeWith('POSTGRES_URL', 'the example server on PostgreSQL, when connections
     await postgres.setConnectionLimit(oldLimit)
     const after = await addUntilCreated(server, 'refuse-3')
     await expectExactlyOnce(server.url, [before, after])
-  })
+  }, 120_000)
 })

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -14,7 +14,9 @@ import { tempFolders } from './_temp'
 // Node, and under CI=true on each line of NODE_LINES too (.ci/run fetches their binaries).
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const IMDB_FIXTURE = fileURLToPath(new URL('./fixtures/imdb-ratings.csv', import.meta.url))
-const work = tempFolders()('consumer-app-')
+// Made when the tests run: a file whose tests are all skipped runs no hook to remove it.
+const tempFolder = tempFolders()
+let work = ''
 let tarball = ''
 
 const run = (command: string, args: string[], cwd: string, env = process.env) =>
@@ -28,6 +30,7 @@ const MOVIE = {
 }
 
 beforeAll(() => {
+  work = tempFolder('consumer-app-')
   run('npm', ['run', 'build'], ROOT)
   const packArgs = ['pack', '--json', '--ignore-scripts', '--pack-destination', work]
   const [packed] = JSON.parse(run('npm', packArgs, ROOT))
@@ -149,7 +152,7 @@ log.addMovie({ title: 1 }).catch((error) => {
         }),
       )
       try {
-        await server.waitForLine(/listening on /, 20_000)
+        await server.waitForLine(/listening on /)
         const created = await fetch(`http://127.0.0.1:${port}/movies`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -158,6 +161,24 @@ log.addMovie({ title: 1 }).catch((error) => {
         expect(created.status).toBe(201)
       } finally {
         expect(await stop(server, 'SIGTERM')).toBe(0)
+      }
+    })
+
+    it('says which packages movie-log serve needs when listhen is not installed', () => {
+      const installed = join(app(), 'node_modules', 'listhen')
+      renameSync(installed, `${installed}-hidden`)
+      try {
+        const serve = spawnSync(join(app(), 'node_modules', '.bin', 'movie-log'), ['serve'], {
+          cwd: app(),
+          env: { ...env, MOVIE_LOG_STORE: 'memory://' },
+          encoding: 'utf8',
+        })
+        expect([serve.status, serve.stderr.trim()]).toEqual([
+          1,
+          "movie-log: serve needs h3 and listhen installed beside movie-log, and 'listhen' is not: npm install h3 listhen",
+        ])
+      } finally {
+        renameSync(`${installed}-hidden`, installed)
       }
     })
 
@@ -206,72 +227,104 @@ describeUnless(UNDER_CI ? undefined : 'runs under CI=true', 'CI', `this machine'
         .map((file) => file.replace(/^package\//, '').replace(/-[A-Za-z0-9_-]{8}\./, '-[hash].'))
         .sort()
       expect(files).toMatchInlineSnapshot(`
-      [
-        "LICENSE",
-        "README.md",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/chunk-[hash].js.map",
-        "dist/cli.js",
-        "dist/cli.js.map",
-        "dist/client.d.ts",
-        "dist/client.js",
-        "dist/client.js.map",
-        "dist/copy-[hash].js",
-        "dist/copy-[hash].js.map",
-        "dist/export-[hash].js",
-        "dist/export-[hash].js.map",
-        "dist/h3.d.ts",
-        "dist/h3.js",
-        "dist/h3.js.map",
-        "dist/import-[hash].js",
-        "dist/import-[hash].js.map",
-        "dist/index.d.ts",
-        "dist/index.js",
-        "dist/index.js.map",
-        "dist/movie-log-[hash].d.ts",
-        "dist/node.d.ts",
-        "dist/node.js",
-        "dist/node.js.map",
-        "dist/openapi.json",
-        "dist/options-[hash].d.ts",
-        "dist/page/assets/diary-[hash].js",
-        "dist/page/assets/style-[hash].css",
-        "dist/page/index.html",
-        "dist/postgres-[hash].js",
-        "dist/postgres-[hash].js.map",
-        "dist/serve-[hash].js",
-        "dist/serve-[hash].js.map",
-        "dist/server-[hash].js",
-        "dist/server-[hash].js.map",
-        "dist/version-[hash].d.ts",
-        "dist/web.d.ts",
-        "dist/web.js",
-        "dist/web.js.map",
-        "package.json",
-      ]
-    `)
+        [
+          "LICENSE",
+          "README.md",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/chunk-[hash].js.map",
+          "dist/cli.js",
+          "dist/cli.js.map",
+          "dist/client.d.ts",
+          "dist/client.js",
+          "dist/client.js.map",
+          "dist/copy-[hash].js",
+          "dist/copy-[hash].js.map",
+          "dist/document-[hash].js",
+          "dist/document-[hash].js.map",
+          "dist/export-[hash].js",
+          "dist/export-[hash].js.map",
+          "dist/h3.d.ts",
+          "dist/h3.js",
+          "dist/h3.js.map",
+          "dist/import-[hash].js",
+          "dist/import-[hash].js.map",
+          "dist/index.d.ts",
+          "dist/index.js",
+          "dist/index.js.map",
+          "dist/movie-csv-[hash].js",
+          "dist/movie-csv-[hash].js.map",
+          "dist/movie-log-[hash].d.ts",
+          "dist/node.d.ts",
+          "dist/node.js",
+          "dist/node.js.map",
+          "dist/openapi.json",
+          "dist/options-[hash].d.ts",
+          "dist/page/assets/diary-[hash].js",
+          "dist/page/assets/style-[hash].css",
+          "dist/page/index.html",
+          "dist/postgres-[hash].js",
+          "dist/postgres-[hash].js.map",
+          "dist/redis-[hash].js",
+          "dist/redis-[hash].js.map",
+          "dist/serve-[hash].js",
+          "dist/serve-[hash].js.map",
+          "dist/server-[hash].js",
+          "dist/server-[hash].js.map",
+          "dist/sqlite-[hash].js",
+          "dist/sqlite-[hash].js.map",
+          "dist/user-[hash].js",
+          "dist/user-[hash].js.map",
+          "dist/version-[hash].d.ts",
+          "dist/web.d.ts",
+          "dist/web.js",
+          "dist/web.js.map",
+          "package.json",
+        ]
+      `)
     })
 
     it('moves a log from SQLite to PostgreSQL with npx movie-log, on the adapters a user installs', async () => {
@@ -336,6 +389,27 @@ console.log(JSON.stringify({ listed: movies.length, same: movies[0].id === added
       }
       visit('client.js')
       expect(seen.size).toBeGreaterThan(1)
+    })
+
+    it('loads no server, command or page code on importing movie-log or movie-log/web', () => {
+      // Every file each entry reaches, dynamic imports included: none imports what only
+      // `movie-log serve` needs, nor holds the server's code.
+      const dist = join(app(), 'node_modules', 'movie-log', 'dist')
+      for (const entry of ['index.js', 'web.js']) {
+        const seen = new Set<string>()
+        const visit = (file: string) => {
+          if (seen.has(file)) return
+          seen.add(file)
+          const code = readFileSync(join(dist, file), 'utf8')
+          expect(code, `${entry}: ${file}`).not.toMatch(/["'](h3|h3\/node|listhen|citty)["']/)
+          expect(code, `${entry}: ${file}`).not.toContain('listening on')
+          for (const [, next] of code.matchAll(/(?:from\s*|import\(\s*)["']\.\/([^"']+)["']/g)) {
+            visit(next!)
+          }
+        }
+        visit(entry)
+        expect(seen.size, entry).toBeGreaterThan(1)
+      }
     })
 
     it('type-checks a strict TypeScript consumer under moduleResolution nodenext', () => {

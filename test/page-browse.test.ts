@@ -16,7 +16,7 @@ import { tempFolders } from './_temp'
 
 // Browsing the diary in a real Chromium: pages of 20 latest screened first, "More", the year
 // filter, the keyboard, both widths; the README's screenshots are taken here.
-const SHOTS = fileURLToPath(new URL('../examples/screenshots/', import.meta.url))
+const SHOTS = fileURLToPath(new URL('../src/page/screenshots/', import.meta.url))
 const folder = tempFolders()
 
 // 25 movies screened over 2023 and 2024, added in an order that is not the screening order.
@@ -54,7 +54,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'browsing the diary page', () => {
   async function open(width: number): Promise<Page> {
     const context = await browser.newContext({ viewport: { width, height: 900 } })
     const page = await context.newPage()
-    page.setDefaultTimeout(5000)
+    page.setDefaultTimeout(20_000) // only stops a hung step
     pages.push(page)
     await page.goto(`${site.origin}/`)
     await page.locator('#movies li.movie').first().waitFor()

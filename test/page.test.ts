@@ -33,7 +33,8 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
     })
     browser = await launchChromium()
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-    page.setDefaultTimeout(5000)
+    // Only stops a hung step: no step is bound by the machine's speed.
+    page.setDefaultTimeout(20_000)
     page.on('dialog', (dialog) => dialog.accept())
     requests = watchRequests(page)
   })
@@ -91,11 +92,23 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
     expect(await stored()).toHaveLength(1)
   })
 
-  it('edits a movie, sending the version it shows', async () => {
+  // The body of the next PATCH the page sends, and its If-Match.
+  const nextPatch = () =>
+    page
+      .waitForRequest((request) => request.method() === 'PATCH')
+      .then((request) => ({ body: request.postDataJSON(), ifMatch: request.headers()['if-match'] }))
+
+  it('edits a movie, sending the version it shows and only the fields changed', async () => {
+    const [shown] = (await stored()) as [Movie]
     await itemOf('Heat').locator('button:has-text("Edit")').click()
     await page.fill('[id$="-notes"]:not(#add-notes)', 'Seen twice.')
     expect(await seriousViolations(page)).toEqual([])
+    const patch = nextPatch()
     await page.click('button:has-text("Save")')
+    expect(await patch).toEqual({
+      body: { notes: 'Seen twice.' },
+      ifMatch: `"${versionOf(shown)}"`,
+    })
     await expect.poll(() => itemOf('Heat').locator('.notes').textContent()).toBe('Seen twice.')
     expect((await stored())[0]?.notes).toBe('Seen twice.')
   })
@@ -111,10 +124,18 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
     expect(await notice.textContent()).toContain('Heat (1995 cut)')
     expect((await stored())[0]?.notes).toBe('Seen twice.')
     expect(await seriousViolations(page)).toEqual([])
-    // The form still holds the person's edit; saving again applies it to the version now stored.
+    // The form shows the version now stored with the person's edit; saving again sends the
+    // edit alone, so the title changed on the other device stays.
+    const title = page.locator('[id$="-title"]:not(#add-title)')
+    expect(await title.inputValue()).toBe('Heat (1995 cut)')
+    expect(await page.inputValue('[id$="-notes"]:not(#add-notes)')).toBe('Third time.')
+    const [now] = (await stored()) as [Movie]
+    const patch = nextPatch()
     await page.click('button:has-text("Save")')
+    expect(await patch).toEqual({ body: { notes: 'Third time.' }, ifMatch: `"${versionOf(now)}"` })
     await expect.poll(() => itemOf('Heat').locator('.notes').textContent()).toBe('Third time.')
-    expect((await stored())[0]).toMatchObject({ title: 'Heat', notes: 'Third time.' })
+    expect((await stored())[0]).toMatchObject({ title: 'Heat (1995 cut)', notes: 'Third time.' })
+    expect(await titlesOn(page)).toEqual(['Heat (1995 cut) (1995)'])
   })
 
   it('does not delete a movie changed elsewhere, and deletes it when asked again', async () => {
@@ -135,5 +156,72 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
     expect(await page.locator('#empty').isVisible()).toBe(true)
     expect(requests.urls.filter((url) => new URL(url).origin !== site.origin)).toEqual([])
     expect(requests.refused).toEqual([])
+  })
+
+  // Requests for one movie (`/movies/{id}`) of `method` get no answer, as when the network fails.
+  const unreachable = (method: string) =>
+    page.route(
+      (url) => /^\/movies\/[^/]+$/.test(url.pathname),
+      (route) =>
+        route.request().method() === method
+          ? route.abort('internetdisconnected')
+          : route.fallback(),
+    )
+
+  it('says the server could not be reached when the network fails, and deletes nothing', async () => {
+    await elsewhere.addMovie({
+      title: 'Alien',
+      screenedDate: '2024-06-01T21:00:00.000',
+      releaseYear: 1979,
+      imdbLink: 'https://www.imdb.com/title/tt0078748/',
+    })
+    await page.reload()
+    await expect.poll(() => titlesOn(page)).toEqual(['Alien (1979)'])
+    const [alien] = (await stored()) as [Movie]
+    // What the page says, in its status line and in the notice of a movie being edited.
+    const said = async () =>
+      (await page.locator('#status, li.movie .notice').allTextContents()).join(' ')
+    const outcome = /Could not reach the server|deleted this movie elsewhere/
+
+    // The save meets a 412, and reading the version now stored fails: not a deletion.
+    await itemOf('Alien').locator('button:has-text("Edit")').click()
+    await elsewhere.updateMovie(
+      alien.id,
+      { notes: 'From the phone.' },
+      { ifMatch: versionOf(alien) },
+    )
+    await unreachable('GET')
+    await page.fill('[id$="-notes"]:not(#add-notes)', 'From the laptop.')
+    await page.click('button:has-text("Save")')
+    await expect.poll(said).toMatch(outcome)
+    expect(await said()).not.toContain('deleted this movie elsewhere')
+    expect(await itemOf('Alien').locator('.notice').textContent()).toMatch(
+      /changed this movie elsewhere .*nothing was saved\. Could not reach the server/,
+    )
+    expect(await seriousViolations(page)).toEqual([])
+    await page.unrouteAll()
+    await itemOf('Alien').locator('button:has-text("Cancel")').click()
+
+    // The delete itself gets no answer: the movie stays, in the page and in the log.
+    await unreachable('DELETE')
+    await itemOf('Alien').locator('button:has-text("Delete")').click()
+    await expect.poll(said).toMatch(/Could not reach the server|Deleted “Alien”/)
+    expect(await said()).toContain('Could not reach the server')
+    expect(await titlesOn(page)).toEqual(['Alien (1979)'])
+    expect(await stored()).toHaveLength(1)
+    await page.unrouteAll()
+  })
+
+  it('says a movie deleted elsewhere is gone when the server answers 404', async () => {
+    const [alien] = (await stored()) as [Movie]
+    await itemOf('Alien').locator('button:has-text("Edit")').click()
+    expect(await elsewhere.deleteMovie(alien.id)).toBe(true)
+    await page.fill('[id$="-notes"]:not(#add-notes)', 'Too late.')
+    await page.click('button:has-text("Save")')
+    await expect
+      .poll(() => page.locator('#status').textContent())
+      .toBe('Someone deleted this movie elsewhere; it is gone from the diary.')
+    expect(await titlesOn(page)).toEqual([])
+    expect(await stored()).toEqual([])
   })
 })

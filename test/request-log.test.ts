@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRequestLog } from '../examples/request-log'
+import { createRequestLog } from '../src/server/request-log'
 
 const servers: Server[] = []
 const subscriptions: (() => void)[] = []

@@ -1,17 +1,18 @@
-import { join } from 'node:path'
-import Keyv from 'keyv'
+import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, configFromEnv, createApp } from '../examples/server'
-import { openStore } from '../examples/store'
+import { createMovieLog } from '../src/index'
+import { ConfigError, configFromEnv } from '../src/server/config'
+import { createApp } from '../src/server/server'
+import { missingPackage, SERVER_PACKAGES } from '../src/server/start-errors'
 import { aMovie } from './_movies'
 import { tempFolders } from './_temp'
 
-const tempFolder = tempFolders()
+const _tempFolder = tempFolders()
 
 const ORIGIN = 'http://movie-log.test'
 
 function appFor(env: Record<string, string>) {
-  const app = createApp(new Keyv(), configFromEnv(env))
+  const app = createApp(createMovieLog(), configFromEnv(env))
   const request = (path: string, init: RequestInit = {}) =>
     app.fetch(new Request(ORIGIN + path, init))
   const post = (headers: Record<string, string> = {}) =>
@@ -33,19 +34,6 @@ describe('the example server settings', () => {
       private: false,
       corsOrigins: undefined,
     })
-  })
-
-  it('keeps a SQLite file in WAL mode, each add still synced before its 201', async () => {
-    const file = join(tempFolder('movie-log-wal-'), 'movies.sqlite')
-    const keyv = await openStore(`sqlite://${file}`)
-    try {
-      const { query } = keyv.store as { query(sql: string): Promise<Record<string, unknown>[]> }
-      expect(await query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }])
-      // 2 is FULL: in WAL mode, every commit is synced, so a power cut loses no 201 either.
-      expect(await query('PRAGMA synchronous')).toEqual([{ synchronous: 2 }])
-    } finally {
-      await keyv.disconnect()
-    }
   })
 
   it('with MOVIE_LOG_TOKEN, needs the bearer token to add and leaves reads open', async () => {
@@ -101,5 +89,27 @@ describe('the example server settings', () => {
       })
     expect((await preflight('https://b.example')).status).toBe(204)
     expect((await preflight('https://c.example')).status).toBe(403)
+  })
+})
+
+describe('a package the server needs that is not installed', () => {
+  it('is named from Node’s own error, and nothing else is taken for it', () => {
+    // Node's error for a package that is not there, from a process of its own.
+    const thrown = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "await import('listhen-not-installed/x').catch((e) => console.log(JSON.stringify({ code: e.code, message: e.message })))",
+      ],
+      { encoding: 'utf8' },
+    )
+    const { code, message } = JSON.parse(thrown) as { code: string; message: string }
+    expect(missingPackage(Object.assign(new Error(message), { code }))).toBe(
+      'listhen-not-installed',
+    )
+    expect(missingPackage(new Error(message))).toBeUndefined()
+    expect(missingPackage(new TypeError('x is not a function'))).toBeUndefined()
+    expect(SERVER_PACKAGES).toEqual(['h3', 'listhen'])
   })
 })

@@ -50,7 +50,7 @@ describe('the example server refuses to start, naming the cause', () => {
     [
       'a Redis database that is not a number',
       'redis://127.0.0.1:6379/seven',
-      /'redis:\/\/127\.0\.0\.1:6379\/seven' names the Redis database 'seven': it must be a number/,
+      /'redis:\/\/127\.0\.0\.1:6379\/seven' names the database 'seven': it must be a number/,
     ],
     [
       'a PostgreSQL URL with no database',

@@ -77,12 +77,21 @@ describe('example server', () => {
         `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
     )
     // The server says "100 Continue" once it holds the request: it is in flight from here.
-    await expect.poll(() => received, { timeout: 5000, interval: 10 }).toContain('100 Continue')
+    await expect.poll(() => received, { interval: 10 }).toContain('100 Continue')
     server.process.kill('SIGTERM')
     await server.waitForLine(/SIGTERM/)
     socket.end(body)
     await once(socket, 'close')
     expect(received).toMatch(/HTTP\/1\.1 201/)
+    expect(await server.exited).toBe(0)
+  })
+
+  it('finishes its shutdown when a second signal follows the first (Ctrl-C under npm start)', async () => {
+    const server = await start({ MOVIE_LOG_STORE: 'memory://' })
+    expect((await post(server.url)).status).toBe(201)
+    server.process.kill('SIGINT')
+    await server.waitForLine(/SIGINT/)
+    server.process.kill('SIGINT')
     expect(await server.exited).toBe(0)
   })
 
@@ -97,17 +106,16 @@ describe('example server', () => {
   it.each([
     ['an unknown scheme', 'mongodb://127.0.0.1/x', /unknown store URL/],
     ['a malformed URL', 'not a url', /unknown store URL/],
-    ['a Redis URL with no host', 'redis://', /not a valid URL/],
+    ['a Redis URL with no host', 'redis://', /not a Redis URL with a host/],
     ['a Postgres URL with no host', 'postgres://', /not a valid URL/],
     ['a SQLite URL with no file', 'sqlite://', /names no file/],
     ['an unreachable Redis', 'redis://127.0.0.1:1', /cannot be reached/],
     ['an unreachable Postgres', 'postgres://postgres@127.0.0.1:1/test', /cannot be reached/],
   ])('refuses to start on %s, with one clear line', async (_what, storeUrl, message) => {
-    const started = Date.now()
     const child = launchServer({ MOVIE_LOG_STORE: storeUrl, PORT: String(await freePort()) })
     running.push(child)
+    // It ends by itself: a start that waits on an unreachable store forever fails the test.
     expect(await child.exited).toBe(1)
-    expect(Date.now() - started).toBeLessThan(10_000)
     const output = child.lines.filter((line) => line.trim() !== '')
     expect(output).toHaveLength(1)
     expect(output[0]).toMatch(/^movie-log: cannot start: /)

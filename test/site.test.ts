@@ -1,10 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { H3 } from 'h3'
 import { describe, expect, it } from 'vitest'
-import { buildPage } from '../examples/page/build'
-import { addSite, CONTENT_SECURITY_POLICY } from '../examples/site'
+import { buildPage } from '../src/page/build'
+import { readBuiltPage } from '../src/server/diary-page'
+import { addSite, CONTENT_SECURITY_POLICY } from '../src/server/site'
 import { tempFolders } from './_temp'
 
 // What the example server answers at /, /assets and /docs, without a browser.
@@ -17,7 +19,7 @@ function site() {
   mkdirSync(join(dir, 'assets'))
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>diary</title>')
   writeFileSync(join(dir, 'assets', 'diary-ABCD1234.js'), 'console.log("diary")'.repeat(20))
-  const app = addSite(new H3(), dir, POINTER)
+  const app = addSite(new H3(), async () => readBuiltPage(dir), POINTER)
   return (path: string, headers: Record<string, string> = {}) =>
     app.fetch(new Request(`http://site.test${path}`, { headers }))
 }
@@ -51,8 +53,13 @@ describe('the example server’s pages', () => {
     }
   })
 
+  it('never takes the page’s unbuilt template for a built page (issue 26)', () => {
+    const sources = fileURLToPath(new URL('../src/page/', import.meta.url))
+    expect(() => readBuiltPage(sources)).toThrow(/index\.html is the page's template/)
+  })
+
   it('says how to build the page when it is not built, and still serves /docs', async () => {
-    const app = addSite(new H3(), undefined, POINTER)
+    const app = addSite(new H3(), async () => undefined, POINTER)
     const page = await app.fetch(
       new Request('http://site.test/', { headers: { accept: 'text/html' } }),
     )

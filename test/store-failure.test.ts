@@ -4,12 +4,18 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import KeyvRedis, { createClient } from '@keyv/redis'
-import type Keyv from 'keyv'
-import { createMovieLog, type StoreUnavailableError } from 'movie-log'
+import {
+  createMovieLog,
+  type MovieLogStore,
+  registerStoreOpener,
+  type StoreUnavailableError,
+} from 'movie-log'
 import { type Problem, toWebHandler } from 'movie-log/web'
-import { afterEach, describe, expect, it } from 'vitest'
-import { openStore } from '../examples/store'
+import sqlite3 from 'sqlite3'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { classifyStoreFailure } from '../src/core/store-failure'
+import { sqliteDriverOver } from '../src/drivers/sqlite'
+import { hungStore } from './_flaky-map'
 import { aMovie } from './_movies'
 import { startPrivateRedis, stop } from './_processes'
 import { describeWith } from './_services'
@@ -20,7 +26,7 @@ afterEach(async () => {
 })
 
 /** The log over `store` as a web handler, and the errors its 503s were made of. */
-function serve(store: Keyv | KeyvRedis<unknown>, storeTimeoutMs?: number) {
+function serve(store: MovieLogStore | string, storeTimeoutMs?: number) {
   const errors: unknown[] = []
   const handle = toWebHandler(createMovieLog(store, { storeTimeoutMs }), {
     onError: (error) => errors.push(error),
@@ -43,13 +49,30 @@ async function expect503(response: Response, detail: RegExp): Promise<void> {
   expect(problem.detail).toMatch(detail)
 }
 
+let sqliteStores = 0
+
+/**
+ * A SQLite log on a connection of the test's own (its pragmas are per connection), named by a
+ * URL scheme plugged in for it, and a way to run a statement on that connection.
+ */
 async function sqliteStore() {
   const folder = mkdtempSync(join(tmpdir(), 'movie-log-fault-'))
-  const keyv = await openStore(`sqlite://${join(folder, 'movies.sqlite')}`)
   cleanups.push(() => rmSync(folder, { recursive: true, force: true }))
-  cleanups.push(() => keyv.disconnect())
-  const { query } = keyv.store as { query(sql: string): Promise<Record<string, number>[]> }
-  return { keyv, query }
+  const db = new sqlite3.Database(join(folder, 'movies.sqlite'))
+  cleanups.push(() => new Promise((resolve) => db.close(resolve)))
+  const scheme = `test-fault-sqlite-${++sqliteStores}`
+  registerStoreOpener({
+    schemes: [scheme],
+    remote: true,
+    open: () => sqliteDriverOver(db, { namespace: 'movie-log' }),
+  })
+  const query = (sql: string) =>
+    new Promise<Record<string, number>[]>((resolve, reject) =>
+      db.all(sql, (error, rows) =>
+        error ? reject(error) : resolve(rows as Record<string, number>[]),
+      ),
+    )
+  return { keyv: `${scheme}://`, query }
 }
 
 async function privateRedis() {
@@ -180,5 +203,27 @@ describeWith('redis-server', 'a 503 says why a private Redis failed', () => {
     await expect503(await post(), /did not answer in time/)
     expect(lastError()).toMatchObject({ reason: 'timeout', storeCode: undefined })
     redis.process.kill('SIGCONT')
+  })
+})
+
+describe('the store timeout', () => {
+  it('fails a store call that hangs at storeTimeoutMs, not before', async () => {
+    // Every store call hangs. Timers are faked, so the test reads the moment the call fails on
+    // the faked timers, whatever the machine's speed.
+    const log = createMovieLog(hungStore(), { storeTimeoutMs: 200 })
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    cleanups.push(() => vi.useRealTimers())
+    let outcome: unknown
+    const adding = log.addMovie(aMovie()).then(
+      () => 'added',
+      (error: unknown) => error,
+    )
+    void adding.then((settled) => {
+      outcome = settled
+    })
+    await vi.advanceTimersByTimeAsync(199)
+    expect(outcome).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(outcome).toMatchObject({ name: 'StoreUnavailableError', reason: 'timeout' })
   })
 })

@@ -1,6 +1,9 @@
 import Keyv, { type KeyvOptions } from 'keyv'
 import { createMovieLog, StoreUnavailableError } from 'movie-log'
 import { describe, expect, it } from 'vitest'
+import { driverForKeyv, toKeyv } from '../src/drivers'
+import { createScanDriver } from '../src/drivers/scan'
+import { describeOwnerSuite } from './_driver-suite-owners'
 import { FlakyMap } from './_flaky-map'
 import { aMovie } from './_movies'
 import { describeStoreSuite } from './_store-suite'
@@ -14,6 +17,10 @@ describeStoreSuite({
   openUnreachable: async () => new FlakyMap(),
   closeAll: async () => {},
 })
+describeOwnerSuite('memory', async (namespace) => driverForKeyv(toKeyv(new Map(), namespace)))
+describeOwnerSuite('scan (a Keyv over a Map, through keyv alone)', async (namespace) =>
+  createScanDriver(toKeyv(new Map(), namespace)),
+)
 
 describe('a Keyv over a Map, given by the caller', () => {
   // The index writes a Map directly only when keyv.set would do nothing more than the write.

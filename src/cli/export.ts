@@ -10,7 +10,7 @@ import type { Movie, MovieLog } from '../index'
 import { openLog, storeUrl } from './log-store'
 import { moviePages } from './pages'
 import { createProgress } from './progress'
-import { storeArg } from './store-arg'
+import { ownerArg, storeArg } from './store-arg'
 
 const FORMATS = {
   ndjson: { header: () => '', lines: (movies: readonly Movie[]) => ndjsonLines(movies) },
@@ -25,6 +25,7 @@ export default defineCommand({
   meta: { name: 'export', description: 'Write every movie of the log, oldest added first.' },
   args: {
     store: storeArg,
+    owner: ownerArg,
     format: {
       type: 'enum',
       options: Object.keys(FORMATS),
@@ -38,7 +39,7 @@ export default defineCommand({
     },
   },
   run: async ({ args }) => {
-    const { log, close } = await openLog(storeUrl(args.store))
+    const { log, close } = await openLog(storeUrl(args.store), args.owner)
     const out: Writable = args.out ? createWriteStream(args.out) : process.stdout
     const progress = createProgress('exported')
     try {

@@ -6,7 +6,7 @@ import { EXIT, UsageError } from './exit'
 import { openLog, storeUrl } from './log-store'
 import { createProgress } from './progress'
 import { IMPORT_FORMATS, type ImportFormat, readRows } from './read-rows'
-import { storeArg } from './store-arg'
+import { ownerArg, storeArg } from './store-arg'
 
 export default defineCommand({
   meta: {
@@ -20,6 +20,7 @@ export default defineCommand({
       description: 'the file to read, - for standard input',
     },
     store: storeArg,
+    owner: ownerArg,
     format: {
       type: 'enum',
       options: [...IMPORT_FORMATS],
@@ -29,7 +30,7 @@ export default defineCommand({
   },
   run: async ({ args }) => {
     const size = args.file === '-' ? undefined : await sizeOf(args.file)
-    const { log, close } = await openLog(storeUrl(args.store))
+    const { log, close } = await openLog(storeUrl(args.store), args.owner)
     const progress = createProgress('importing')
     try {
       const { rows, bytesRead } = await readRows(args.file, args.format as ImportFormat)

@@ -14,6 +14,7 @@ const movieLog = defineCommand({
     export: () => import('./export').then((command) => command.default),
     import: () => import('./import').then((command) => command.default),
     copy: () => import('./copy').then((command) => command.default),
+    user: () => import('./user').then((command) => command.default),
   },
 })
 

@@ -1,8 +1,7 @@
-/** A log on a store URL, opened as the example server opens it. */
-
-import { explainStoreFailure } from '../../examples/start-errors'
-import { checkStore, openStore, StoreUrlError } from '../../examples/store'
-import { createMovieLog, type MovieLog } from '../index'
+/** A log on a store URL, opened as the server opens it. */
+import { checkOwner } from '../core/owner'
+import { InvalidOwnerError, type MovieLog, type MovieLogs } from '../index'
+import { openCheckedLog, openCheckedLogs, StoreOpenError } from '../server/store'
 import { UsageError } from './exit'
 
 /** The store URL a command uses: `--store`, else MOVIE_LOG_STORE, else the server's default. */
@@ -15,26 +14,34 @@ export interface OpenLog {
   close(): Promise<void>
 }
 
-/** Opens the log at `url`, checking that the store answers; a malformed URL is a usage error. */
-export async function openLog(url: string): Promise<OpenLog> {
-  let keyv: Awaited<ReturnType<typeof openStore>>
+/**
+ * Opens the log at `url`, checking that the store answers: the one diary, or with `owner`
+ * (`--owner`) that owner's diary among many (`createMovieLogs`). A malformed URL or owner is a
+ * usage error, a store that cannot be reached an error whose message is the server's one line.
+ */
+export async function openLog(url: string, owner?: string): Promise<OpenLog> {
   try {
-    keyv = await openStore(url)
-  } catch (error) {
-    if (error instanceof StoreUrlError) {
-      throw new UsageError(error.message.replace(/^MOVIE_LOG_STORE: /, 'store URL: '))
+    if (owner === undefined) {
+      const log = await openCheckedLog(url)
+      return { log, close: () => log.close() }
     }
+    // A name no store could keep is refused before the store is opened.
+    checkOwner(owner)
+    const logs = await openCheckedLogs(url)
+    return { log: logs.of(owner), close: () => logs.close() }
+  } catch (error) {
+    if (error instanceof StoreOpenError && error.badUrl) throw new UsageError(error.message)
+    if (InvalidOwnerError.is(error)) throw new UsageError(`--owner: ${error.message}`)
     throw error
   }
-  const close = async () => {
-    await keyv.disconnect().catch(() => {})
-  }
+}
+
+/** Every owner's log on the store at `url` (`createMovieLogs`), checked as `openLog` checks it. */
+export async function openLogs(url: string): Promise<MovieLogs> {
   try {
-    await checkStore(keyv)
+    return await openCheckedLogs(url)
   } catch (error) {
-    await close()
-    // The server's one line (cause, store code, no password), kept with what it explains.
-    throw new Error(explainStoreFailure(url, error), { cause: error })
+    if (error instanceof StoreOpenError && error.badUrl) throw new UsageError(error.message)
+    throw error
   }
-  return { log: createMovieLog(keyv), close }
 }

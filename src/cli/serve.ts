@@ -1,5 +1,6 @@
-/** `movie-log serve`: the example server, in this process, so that signals reach it. */
+/** `movie-log serve`: the server, in this process, so that signals reach it. */
 import { defineCommand } from 'citty'
+import { missingPackage, SERVER_PACKAGES } from '../server/start-errors'
 
 export default defineCommand({
   meta: {
@@ -16,8 +17,17 @@ export default defineCommand({
     },
   },
   run: async ({ args }) => {
-    // Loaded here: h3 and listhen are needed by this subcommand only.
-    const { main } = await import('../../examples/server')
+    // Loaded here: h3 and listhen are needed by this subcommand only, and a user of the library
+    // alone has neither installed.
+    const { main } = await import('../server/server').catch((error: unknown) => {
+      const missing = missingPackage(error)
+      if (!missing) throw error
+      const needed = SERVER_PACKAGES.join(' ')
+      throw new Error(
+        `serve needs ${SERVER_PACKAGES.join(' and ')} installed beside movie-log, and '${missing}' is not: npm install ${needed}`,
+        { cause: error },
+      )
+    })
     await main(args.store ? { ...process.env, MOVIE_LOG_STORE: args.store } : process.env)
   },
 })

@@ -5,3 +5,11 @@ export const storeArg = {
   description:
     'store URL: memory://, sqlite://PATH, redis://..., postgres://... (default: MOVIE_LOG_STORE, then sqlite://./data/movies.sqlite)',
 } as const
+
+/** The `--owner` option of export, import and copy: one owner's diary of a store with many. */
+export const ownerArg = {
+  type: 'string',
+  valueHint: 'NAME',
+  description:
+    "that owner's diary, on a store of many (createMovieLogs, a household server); default: the one diary",
+} as const

@@ -1,6 +1,6 @@
-import { MovieNotFoundError, PreconditionFailedError } from '../core/change-errors'
 import type { MovieChanges } from '../core/changes'
 import type { ChangeOptions } from '../core/corrections'
+import { MovieNotFoundError, PreconditionFailedError } from '../core/errors'
 import type { ListMoviesOptions, MoviePage } from '../core/listing'
 import type { Movie } from '../core/movie'
 import type { AddMovieOptions, MovieLog } from '../core/movie-log'
@@ -24,7 +24,11 @@ export interface MovieLogClientOptions {
   fetch?: typeof fetch
   /** Headers sent with every request (`authorization`, say). */
   headers?: HeadersInit
-  /** How many times a call is tried again after a network failure, a 503 or a 409. Default 3. */
+  /**
+   * How many times a call is tried again after a network failure, a 503 or a 409, waiting as
+   * the answer's `Retry-After` says or backing off (0.1 s doubling, with jitter). Default 6: an
+   * add rides out a store that drops its connections, or is out for half a minute.
+   */
   retries?: number
   /** How long one attempt may take, answer and body, in ms. Default 10000. */
   timeoutMs?: number
@@ -60,7 +64,7 @@ export function createMovieLogClient(
   const base = String(url).replace(/\/+$/, '')
   const sendOptions = {
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-    retries: options.retries ?? 3,
+    retries: options.retries ?? 6,
     timeoutMs: options.timeoutMs ?? 10_000,
   }
 

@@ -3,9 +3,10 @@ import {
   IdempotencyError,
   InvalidPageRequestError,
   MovieValidationError,
+  StoreUnavailableError,
+  UnsupportedStoreError,
   type ValidationIssue,
 } from '../core/errors'
-import { StoreUnavailableError, UnsupportedStoreError } from '../core/store-errors'
 
 /**
  * An HTTP answer that no core error stands for: 401 or 403 from the server's `authorize`, 413

@@ -1,6 +1,5 @@
 /** @module movie-log/client: the movie log over HTTP, for browsers, Deno, Bun, Workers and Node. */
 
-export { MovieNotFoundError, PreconditionFailedError } from '../core/change-errors'
 export type { MovieChanges } from '../core/changes'
 export type { ChangeOptions } from '../core/corrections'
 export {
@@ -8,14 +7,17 @@ export {
   InvalidPageRequestError,
   MovieLogError,
   type MovieLogErrorCode,
+  MovieNotFoundError,
   MovieValidationError,
+  PreconditionFailedError,
+  StoreUnavailableError,
+  UnsupportedStoreError,
   type ValidationIssue,
 } from '../core/errors'
 export type { ListMoviesOptions, MoviePage } from '../core/listing'
 export type { Movie, NewMovie } from '../core/movie'
 export type { AddMovieOptions, MovieLog } from '../core/movie-log'
 export type { MovieSort } from '../core/range'
-export { StoreUnavailableError, UnsupportedStoreError } from '../core/store-errors'
 export { versionOf } from '../core/version'
 export { createMovieLogClient, type MovieLogClientOptions } from './client'
 export { MovieLogHttpError } from './errors'

@@ -1,4 +1,3 @@
-import { optional, type, validate } from 'superstruct'
 import { MovieValidationError, NOT_A_JSON_OBJECT, type ValidationIssue } from './errors'
 import {
   fieldStructs,
@@ -7,6 +6,7 @@ import {
   resolveLinkAlias,
   unknownFieldIssues,
 } from './movie'
+import { optional, type, validate } from './superstruct'
 
 /**
  * What `updateMovie` accepts: any of the five input fields, by the same rules as an add

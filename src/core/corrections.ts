@@ -1,6 +1,6 @@
-import type { MovieDriver } from '../drivers/types'
-import { MovieNotFoundError, PreconditionFailedError } from './change-errors'
 import { applyChanges, type MovieChanges, parseMovieChanges } from './changes'
+import type { LogDriver } from './driver'
+import { MovieNotFoundError, PreconditionFailedError } from './errors'
 import { markDeleted } from './idempotency'
 import { type Movie, sameMovie } from './movie'
 import { versionOf } from './version'
@@ -27,7 +27,7 @@ const ATTEMPTS = 16
 
 /** Applies `changes` with a compare-and-set, so no concurrent change is lost. */
 export async function updateMovie(
-  driver: MovieDriver,
+  driver: LogDriver,
   id: string,
   changes: MovieChanges,
   { ifMatch }: ChangeOptions,
@@ -46,7 +46,7 @@ export async function updateMovie(
 
 /** Deletes with a compare-and-delete; false when the movie was not there. */
 export async function deleteMovie(
-  driver: MovieDriver,
+  driver: LogDriver,
   id: string,
   { ifMatch }: ChangeOptions,
 ): Promise<boolean> {
@@ -66,7 +66,7 @@ export async function deleteMovie(
  * `ifMatch` was given. A missing movie with an `ifMatch` fails the precondition (RFC 9110).
  */
 async function matching(
-  driver: MovieDriver,
+  driver: LogDriver,
   id: string,
   ifMatch: ChangeOptions['ifMatch'],
 ): Promise<Movie | undefined> {

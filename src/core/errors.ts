@@ -1,3 +1,5 @@
+import { classifyStoreFailure, STORE_FAILURE_WORDS, type StoreFailureReason } from './store-failure'
+
 /**
  * Stable codes of every error movie-log raises on purpose.
  *
@@ -16,6 +18,7 @@ export type MovieLogErrorCode =
   | 'IDEMPOTENCY_KEY_IN_FLIGHT'
   | 'MOVIE_NOT_FOUND'
   | 'PRECONDITION_FAILED'
+  | 'INVALID_OWNER'
 
 /** The message of the one issue about a body itself, not a field: its `path` is `''`. */
 export const NOT_A_JSON_OBJECT = 'must be a JSON object'
@@ -62,6 +65,7 @@ export class MovieLogError extends Error {
     'IdempotencyError',
     'MovieNotFoundError',
     'PreconditionFailedError',
+    'InvalidOwnerError',
   ]
 
   /**
@@ -151,5 +155,126 @@ export class IdempotencyError extends MovieLogError {
     message: string,
   ) {
     super(code, message)
+  }
+}
+
+/**
+ * `updateMovie` or `deleteMovie` without `ifMatch` named a movie the log does not have
+ * (HTTP 404).
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (MovieNotFoundError.is(error)) console.log('already gone:', error.id)
+ * }
+ * ```
+ */
+export class MovieNotFoundError extends MovieLogError {
+  override name = 'MovieNotFoundError'
+  protected static override readonly names = ['MovieNotFoundError']
+  readonly id: string
+
+  constructor(id: string) {
+    super('MOVIE_NOT_FOUND', 'There is no movie with this id')
+    this.id = id
+  }
+}
+
+/**
+ * The movie is no longer the version `ifMatch` named (someone changed or deleted it since it
+ * was read), so nothing was changed (HTTP 412). Read it again and decide.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (PreconditionFailedError.is(error)) showLatest(await log.getMovie(id))
+ * }
+ * ```
+ */
+export class PreconditionFailedError extends MovieLogError {
+  override name = 'PreconditionFailedError'
+  protected static override readonly names = ['PreconditionFailedError']
+  readonly id: string
+
+  constructor(id: string) {
+    super(
+      'PRECONDITION_FAILED',
+      'The movie was changed or deleted since that version was read; nothing was changed',
+    )
+    this.id = id
+  }
+}
+
+/**
+ * The store failed or could not be reached (Redis down, database gone, disk full). The same
+ * call may succeed once the store is back; an add that failed this way may or may not have
+ * been stored (retry it with its idempotency key). The store's own error is kept as `cause`,
+ * `reason` says why in one stable word, `storeCode` is the store's own code.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (StoreUnavailableError.is(error)) {
+ *     console.warn(error.reason, error.storeCode) // 'too-many-connections' '53300'
+ *     retryLater()
+ *   }
+ * }
+ * ```
+ */
+export class StoreUnavailableError extends MovieLogError {
+  override name = 'StoreUnavailableError'
+  protected static override readonly names = ['StoreUnavailableError']
+  /** Why the store failed: `'unreachable'`, `'timeout'`, `'disk-full'`, ... (see the type). */
+  readonly reason: StoreFailureReason
+  /**
+   * The store's own error code, when it gave one: a Node errno (`ECONNREFUSED`), a PostgreSQL
+   * SQLSTATE (`57P01`, `53300`), a SQLite code (`SQLITE_FULL`), a Redis reply (`READONLY`) or
+   * a node-redis error class (`ClientOfflineError`). For logs; `reason` is the stable part.
+   */
+  readonly storeCode: string | undefined
+
+  constructor(operation: string, cause: unknown) {
+    const { reason, code } = classifyStoreFailure(cause)
+    const words = STORE_FAILURE_WORDS[reason]
+    super('STORE_UNAVAILABLE', `The movie store is unavailable (${operation}: ${words})`, {
+      cause,
+    })
+    this.reason = reason
+    this.storeCode = code
+  }
+}
+
+/**
+ * The store given to `createMovieLog` cannot hold a movie log (it cannot list its keys).
+ *
+ * @example
+ * ```ts
+ * createMovieLog(new Keyv({ store: someAdapterWithoutIterator })) // throws UnsupportedStoreError
+ * ```
+ */
+export class UnsupportedStoreError extends MovieLogError {
+  override name = 'UnsupportedStoreError'
+  protected static override readonly names = ['UnsupportedStoreError']
+
+  constructor(message: string) {
+    super('UNSUPPORTED_STORE', message)
+  }
+}
+
+/**
+ * `logs.of(owner)` or `logs.drop(owner)` named an owner movie-log cannot keep apart from every
+ * other: not a string, empty, longer than 256 characters, or holding U+0000 or a lone surrogate.
+ *
+ * @example
+ * ```ts
+ * logs.of('') // throws InvalidOwnerError
+ * ```
+ */
+export class InvalidOwnerError extends MovieLogError {
+  override name = 'InvalidOwnerError'
+  protected static override readonly names = ['InvalidOwnerError']
+
+  constructor(message: string) {
+    super('INVALID_OWNER', message)
   }
 }

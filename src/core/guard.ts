@@ -1,41 +1,54 @@
-import type { MovieDriver } from '../drivers/types'
-import { StoreUnavailableError } from './store-errors'
+import type { LogDriver, StoreDriver } from './driver'
+import { StoreUnavailableError } from './errors'
 import { StoreTimeoutError } from './store-failure'
 
 /**
- * The driver as the core calls it: every call that fails, or hangs past `timeoutMs`, raises
- * `StoreUnavailableError` with the store's error as its cause. A driver that cannot hang (in
- * memory) gets no timer.
+ * One owner's log as the core calls it: a call that hangs past `timeoutMs` (on a store that can
+ * hang), or fails because the store failed, raises `StoreUnavailableError` with the store's
+ * error as its cause. Any other error (a bug, ours or a driver's) passes unchanged, to become a
+ * 500 that is logged, never a 503 that hides it.
  */
-export function guardDriver(driver: MovieDriver, timeoutMs: number): MovieDriver {
-  const guard = driver.remote ? withTimeout(timeoutMs) : plain
+export function guardLog(
+  log: LogDriver,
+  store: Pick<StoreDriver, 'remote' | 'isStoreFailure'>,
+  timeoutMs: number,
+): LogDriver {
+  const guard = guarded(store, timeoutMs)
   return {
-    remote: driver.remote,
-    put: (movie) => guard('set', () => driver.put(movie)),
-    get: (id) => guard('get', () => driver.get(id)),
-    listAfter: (after, limit) => guard('list', () => driver.listAfter(after, limit)),
-    listByDate: (query, limit) => guard('list', () => driver.listByDate(query, limit)),
-    listAddedInRange: (after, range, limit) =>
-      guard('list', () => driver.listAddedInRange(after, range, limit)),
-    replace: (expected, next) => guard('replace', () => driver.replace(expected, next)),
-    remove: (expected) => guard('delete', () => driver.remove(expected)),
-    create: (key, value, ttlMs) => guard('claim', () => driver.create(key, value, ttlMs)),
-    read: (key) => guard('claim', () => driver.read(key)),
-    write: (key, value, ttlMs) => guard('claim', () => driver.write(key, value, ttlMs)),
+    put: (movie) => guard('set', () => log.put(movie)),
+    get: (id) => guard('get', () => log.get(id)),
+    listAfter: (after, limit) => guard('list', () => log.listAfter(after, limit)),
+    listByDate: (query, limit) => guard('list', () => log.listByDate(query, limit)),
+    replace: (expected, next) => guard('replace', () => log.replace(expected, next)),
+    remove: (expected) => guard('delete', () => log.remove(expected)),
+    create: (key, value, ttlMs) => guard('claim', () => log.create(key, value, ttlMs)),
+    read: (key) => guard('claim', () => log.read(key)),
+    write: (key, value, ttlMs) => guard('claim', () => log.write(key, value, ttlMs)),
   }
 }
 
-type Guard = <T>(operation: string, call: () => Promise<T>) => Promise<T>
+/** A store call as the core makes it, bounded and with store failures raised as such. */
+export type Guard = <T>(operation: string, call: () => Promise<T>) => Promise<T>
 
-const plain: Guard = async (operation, call) => {
-  try {
-    return await call()
-  } catch (error) {
-    throw new StoreUnavailableError(operation, error)
+/** Guards store-wide calls (`owners`) as `guardLog` guards one owner's. */
+export function guarded(
+  store: Pick<StoreDriver, 'remote' | 'isStoreFailure'>,
+  timeoutMs: number,
+): Guard {
+  const failed = (operation: string, error: unknown) =>
+    error instanceof StoreTimeoutError || store.isStoreFailure(error)
+      ? new StoreUnavailableError(operation, error)
+      : error
+  if (!store.remote) {
+    // A store that cannot hang (in memory) gets no timer.
+    return async (operation, call) => {
+      try {
+        return await call()
+      } catch (error) {
+        throw failed(operation, error)
+      }
+    }
   }
-}
-
-function withTimeout(timeoutMs: number): Guard {
   return async (operation, call) => {
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
@@ -47,7 +60,7 @@ function withTimeout(timeoutMs: number): Guard {
     try {
       return await Promise.race([call(), timeout])
     } catch (error) {
-      throw new StoreUnavailableError(operation, error)
+      throw failed(operation, error)
     } finally {
       clearTimeout(timer)
     }

@@ -1,9 +1,9 @@
-import type { MovieDriver } from '../drivers/types'
+import type { LogDriver } from './driver'
 import type { IdGenerator } from './id'
 
 /** What an import needs of its log, and nothing the log shows to its callers. */
 export interface ImportTarget {
-  driver: MovieDriver
+  driver: LogDriver
   generateId: IdGenerator
   /** Whether the log makes ids with a caller's generator (any printable id is then accepted). */
   customIds: boolean

@@ -1,4 +1,4 @@
-import type { MovieDriver } from '../drivers/types'
+import type { LogDriver } from './driver'
 import { MovieValidationError, type ValidationIssue } from './errors'
 import { contentId, idProblem } from './import-id'
 import { type ImportTarget, importTargetOf } from './import-target'
@@ -166,7 +166,7 @@ async function storeRow(target: ImportTarget, line: number, movie: Movie) {
  * The driver's create-if-absent decides, so two imports of one id never both add it.
  */
 export async function storeOnce(
-  driver: MovieDriver,
+  driver: LogDriver,
   movie: Movie,
 ): Promise<'added' | 'same' | 'different'> {
   if (await driver.put(movie)) return 'added'

@@ -1,6 +1,7 @@
-import type { MovieDriver } from '../drivers/types'
 import { decodeCursor, encodeCursor, type Position } from './cursor'
+import type { LogDriver } from './driver'
 import { InvalidPageRequestError } from './errors'
+import { listAddedInRange } from './in-range'
 import type { Movie } from './movie'
 import { FULL_RANGE, type Listing, type MovieSort, parseListing } from './range'
 
@@ -41,10 +42,7 @@ export interface MoviePage {
 }
 
 /** One page of a listing, or every movie of it without `limit`. */
-export async function listPage(
-  driver: MovieDriver,
-  options: ListMoviesOptions,
-): Promise<MoviePage> {
+export async function listPage(driver: LogDriver, options: ListMoviesOptions): Promise<MoviePage> {
   const { limit, cursor } = options
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {
     throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
@@ -81,7 +79,7 @@ function agrees(options: ListMoviesOptions, asked: Listing, made: Listing): bool
 }
 
 async function read(
-  driver: MovieDriver,
+  driver: LogDriver,
   listing: Listing,
   after: Position | undefined,
   wanted: number,
@@ -96,5 +94,5 @@ async function read(
   }
   const unbounded = listing.from === FULL_RANGE.from && listing.to === FULL_RANGE.to
   if (unbounded) return driver.listAfter(after?.id, wanted)
-  return driver.listAddedInRange(after?.id, listing, wanted)
+  return listAddedInRange(driver, after?.id, listing, wanted)
 }

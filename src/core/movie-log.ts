@@ -1,9 +1,9 @@
-import { createDriver, type MovieDriver, type MovieLogStore, toKeyv } from '../drivers'
 import type { MovieChanges } from './changes'
-import { container, inject, injectable, Lifecycle, TOKENS } from './container'
+import { inject, injectable, TOKENS } from './container'
 import { type ChangeOptions, deleteMovie, updateMovie } from './corrections'
-import { guardDriver } from './guard'
-import { type Clock, createUuidV7Generator, type IdGenerator } from './id'
+import type { LogDriver, StoreDriver } from './driver'
+import { guardLog } from './guard'
+import type { Clock, IdGenerator } from './id'
 import { addOnce } from './idempotency'
 import { registerImportTarget } from './import-target'
 import { type ListMoviesOptions, listPage, type MoviePage } from './listing'
@@ -35,6 +35,8 @@ export interface MovieLogOptions {
    * hung store gives an error, not a hung caller. Default 5000.
    */
   storeTimeoutMs?: number
+  /** For a store URL: how long connecting may take, in ms. Default 2000. */
+  connectTimeoutMs?: number
 }
 
 /**
@@ -87,23 +89,85 @@ export interface MovieLog {
   deleteMovie(id: string, options?: ChangeOptions): Promise<boolean>
 }
 
-// One generator for the process, so that logs sharing a store keep their adds in order.
-const processIdGenerator = createUuidV7Generator()
+/**
+ * Many logs on one store and one connection, one per owner. Made by `createMovieLogs`.
+ *
+ * @example
+ * ```ts
+ * const logs: MovieLogs = createMovieLogs('redis://localhost:6379')
+ * await logs.of('alice').addMovie(input)
+ * await logs.drop('bob')
+ * ```
+ */
+export interface MovieLogs {
+  /**
+   * The owner's log: the whole `MovieLog` interface, over the shared store. Does no I/O and
+   * keeps nothing, so taking it per request costs nothing that stays. Throws
+   * `InvalidOwnerError` for an owner that is not 1 to 256 characters.
+   */
+  of(owner: string): MovieLog
+  /** Deletes the owner's movies and records, and nothing of any other owner. */
+  drop(owner: string): Promise<void>
+  /**
+   * Every owner with at least one movie, each once, in code-point order, read a page at a time
+   * (an owner added or dropped meanwhile may or may not be seen). Not the one diary of
+   * `createMovieLog` on the same store, which has no owner.
+   *
+   * @example
+   * ```ts
+   * for await (const owner of logs.owners()) console.log(owner)
+   * ```
+   */
+  owners(): AsyncIterable<string>
+  /** Releases the store (a store URL's connection); a store you passed in stays open. */
+  close(): Promise<void>
+}
 
+/** What every log on one store shares, made once per store by the composition root. */
+export interface LogSettings {
+  /** How long one store call may take, in ms. */
+  storeTimeoutMs: number
+  /** Whether ids come from the caller's generator (an import then accepts any printable id). */
+  customIds: boolean
+}
+
+/**
+ * The store-wide parts every log on one store shares, resolved once per store from its
+ * container: the driver, the ids, the clock. `log(owner)` makes one owner's log over them.
+ */
 @injectable()
-class MovieLogService implements MovieLog {
+export class LogContext {
   constructor(
-    @inject(TOKENS.driver) private readonly store: MovieDriver,
-    @inject(TOKENS.generateId) private readonly generateId: IdGenerator,
-    @inject(TOKENS.clock) private readonly clock: Clock,
+    @inject(TOKENS.store) readonly store: StoreDriver,
+    @inject(TOKENS.generateId) readonly generateId: IdGenerator,
+    @inject(TOKENS.clock) readonly clock: Clock,
+    @inject(TOKENS.settings) readonly settings: LogSettings,
   ) {}
+
+  /** One owner's log: a driver view and this context, nothing opened or kept. */
+  log(owner: string): MovieLog {
+    return new MovieLogService(this, owner)
+  }
+}
+
+class MovieLogService implements MovieLog {
+  private readonly store: LogDriver
+
+  constructor(
+    private readonly context: LogContext,
+    owner: string,
+  ) {
+    const { store, settings, generateId } = context
+    this.store = guardLog(store.log(owner), store, settings.storeTimeoutMs)
+    registerImportTarget(this, { driver: this.store, generateId, customIds: settings.customIds })
+  }
 
   async addMovie(input: NewMovie, options: AddMovieOptions = {}): Promise<Movie> {
     const fields = parseNewMovie(input)
     // Frozen: a store may hand out the very object it keeps (the in-memory one does). Written
     // out field by field: every movie gets one shape, where a spread after `id` copies slowly.
     const movie: Movie = Object.freeze({
-      id: this.generateId(),
+      id: this.context.generateId(),
       title: fields.title,
       screenedDate: fields.screenedDate,
       releaseYear: fields.releaseYear,
@@ -114,7 +178,10 @@ class MovieLogService implements MovieLog {
       await this.store.put(movie)
       return movie
     }
-    return addOnce(this.store, options.idempotencyKey, input, movie, this.clock)
+    const { clock, settings } = this.context
+    return addOnce(this.store, options.idempotencyKey, input, movie, clock, {
+      storeTimeoutMs: settings.storeTimeoutMs,
+    })
   }
 
   listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
@@ -132,40 +199,4 @@ class MovieLogService implements MovieLog {
   deleteMovie(id: string, options: ChangeOptions = {}): Promise<boolean> {
     return deleteMovie(this.store, id, options)
   }
-}
-
-/**
- * Creates a movie log over a keyv store: a `Keyv`, any keyv storage adapter, or a `Map`.
- * Omitted, the log lives in memory. Each log has its own DI container, so logs never share state.
- *
- * @example
- * ```ts
- * import KeyvRedis from '@keyv/redis'
- * import { createMovieLog } from 'movie-log'
- *
- * const log = createMovieLog(new KeyvRedis('redis://localhost:6379'))
- * const movie = await log.addMovie({
- *   title: 'Heat',
- *   screenedDate: '2024-05-01T20:30:00.000',
- *   releaseYear: 1995,
- *   imdbLink: 'https://www.imdb.com/title/tt0113277/',
- * })
- * const { movies } = await log.listMovies()
- * ```
- */
-export function createMovieLog(store?: MovieLogStore, options: MovieLogOptions = {}): MovieLog {
-  const scope = container.createChildContainer()
-  const generateId =
-    options.generateId ??
-    (options.clock ? createUuidV7Generator(options.clock) : processIdGenerator)
-  // The one place a store's kind is looked at: its driver is chosen here, once.
-  const driver = createDriver(toKeyv(store, options.namespace))
-  scope.register(TOKENS.driver, { useValue: guardDriver(driver, options.storeTimeoutMs ?? 5000) })
-  scope.register(TOKENS.generateId, { useValue: generateId })
-  scope.register(TOKENS.clock, { useValue: options.clock ?? Date.now })
-  scope.register(MovieLogService, MovieLogService, { lifecycle: Lifecycle.ContainerScoped })
-  const log = scope.resolve(MovieLogService)
-  const customIds = options.generateId !== undefined
-  registerImportTarget(log, { driver: scope.resolve(TOKENS.driver), generateId, customIds })
-  return log
 }

@@ -1,4 +1,3 @@
-import { coerce, define, optional, type Struct, type, unknown, validate } from 'superstruct'
 import { MovieValidationError, NOT_A_JSON_OBJECT, type ValidationIssue } from './errors'
 import {
   checkImdbLink,
@@ -9,6 +8,7 @@ import {
   FIELD_NAMES,
   FIELDS,
 } from './fields'
+import { coerce, define, optional, type Struct, type, unknown, validate } from './superstruct'
 
 /**
  * A movie in the log: exactly these six fields.

@@ -59,7 +59,7 @@ function codes(reason: StoreFailureReason, list: string): void {
 codes(
   'unreachable',
   'ECONNREFUSED ECONNRESET ECONNABORTED EPIPE ENOTFOUND EAI_AGAIN EHOSTUNREACH EHOSTDOWN ' +
-    'ENETUNREACH ENETDOWN 08000 08001 08003 08004 08006 57P01 57P02 57P03 LOADING',
+    'ENETUNREACH ENETDOWN SQLITE_CANTOPEN 08000 08001 08003 08004 08006 57P01 57P02 57P03 LOADING',
 )
 codes('timeout', 'ETIMEDOUT 57014')
 codes('too-many-connections', '53300')
@@ -82,6 +82,8 @@ const BY_MESSAGE: [RegExp, StoreFailureReason][] = [
   [/timeout|timed out/i, 'timeout'],
   [/max(imum)? number of clients|too many (clients|connections)/i, 'too-many-connections'],
   [/connection terminated|socket closed|client is (closed|offline)/i, 'unreachable'],
+  // A SQL driver used after close(): node-sqlite3's closed database, pg's ended pool.
+  [/database is closed|after calling end on the pool/i, 'unreachable'],
 ]
 const NOT_CODES = new Set([
   'Error',

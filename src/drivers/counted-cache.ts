@@ -38,3 +38,55 @@ export function createCountedCache<T>(capacity = CAPACITY): CountedCache<T> {
     },
   }
 }
+
+/** Owners whose caches are kept at most, the most recently listed. */
+const OWNERS = 64
+
+/**
+ * Counted caches of many owners, one count each, sharing one bound on the values they keep:
+ * store-wide, so an owner's log keeps nothing of its own. The owners listed least recently
+ * are forgotten past `owners`; once `capacity` values are kept, new ones are not.
+ */
+export interface OwnerCaches<T> {
+  /** The count `owner`'s values were read at; '' when none are kept. */
+  count(owner: string): string
+  /** As `CountedCache.at`, for `owner`. */
+  at(owner: string, seen: string, keys: readonly string[]): (T | undefined)[]
+  /** As `CountedCache.keep`, for `owner`. */
+  keep(owner: string, seen: string, key: string, value: T): T
+}
+
+export function createOwnerCaches<T>(capacity = CAPACITY, owners = OWNERS): OwnerCaches<T> {
+  const caches = new Map<string, { count: string; values: Map<string, T> }>()
+  let size = 0
+  const forget = (owner: string) => {
+    size -= caches.get(owner)?.values.size ?? 0
+    caches.delete(owner)
+  }
+  return {
+    count: (owner) => caches.get(owner)?.count ?? '',
+    at(owner, seen, keys) {
+      let cache = caches.get(owner)
+      // Listed now: the most recent, last in the map's order.
+      if (cache) caches.delete(owner)
+      cache ??= { count: '', values: new Map() }
+      caches.set(owner, cache)
+      if (caches.size > owners) forget(caches.keys().next().value as string)
+      if (cache.count === '' || Number(seen) > Number(cache.count)) {
+        size -= cache.values.size
+        cache.values.clear()
+        cache.count = seen
+      }
+      const { values } = cache
+      return seen === cache.count ? keys.map((key) => values.get(key)) : keys.map(() => undefined)
+    },
+    keep(owner, seen, key, value) {
+      const cache = caches.get(owner)
+      if (cache && seen === cache.count && size < capacity && !cache.values.has(key)) {
+        cache.values.set(key, value)
+        size += 1
+      }
+      return value
+    },
+  }
+}

@@ -1,32 +1,45 @@
 import type Keyv from 'keyv'
-import { addedInRange } from './in-range'
-import { adapterOf } from './keyv'
+import type { StoreDriver } from '../core/driver'
+import { storeOf } from './keyv'
 import { createMemoryDriver, memoryMap } from './memory'
-import { createRedisDriver, isRedisAdapter } from './redis'
-import { createScanDriver } from './scan'
-import { createSqlDriver } from './sql'
-import { isSqlAdapter } from './sql-adapter'
-import type { BaseDriver, MovieDriver } from './types'
+import { redisClientOf, redisDriverOver } from './redis'
+import { createScanDriver, SCAN_LIMITS } from './scan'
+
+// Stores already told what the scan lacks: it is said once per store, not per log.
+const warned = new WeakSet<object>()
 
 /**
- * The driver for a store, chosen once: memory for a Map (keyv 5 or 6), Redis and SQL for the
- * keyv adapters whose native commands they use, and the scan driver for any other keyv store.
+ * The driver for a Keyv, chosen once: memory for a Map (keyv 5 or 6); the Redis driver for a
+ * KeyvRedis on one Redis (through its documented `client`); the scan for any other keyv store,
+ * which says once, through `warn`, which guarantees it lacks.
  */
-export function createDriver(keyv: Keyv): MovieDriver {
-  const driver = createBaseDriver(keyv)
-  return { ...driver, listAddedInRange: addedInRange(driver) }
-}
-
-function createBaseDriver(keyv: Keyv): BaseDriver {
+export function driverForKeyv(
+  keyv: Keyv,
+  warn: (message: string) => void = emitWarning,
+): StoreDriver {
   const map = memoryMap(keyv)
   if (map) return createMemoryDriver(keyv, map)
-  const adapter = adapterOf(keyv)
-  // @keyv/redis prefixes its keys itself: keyv 6 leaves it to it, keyv 5 when told to
-  // (useKeyPrefix: false); a Keyv that prefixes them again is left to the scan.
-  if (isRedisAdapter(adapter) && keyv.useKeyPrefix !== true) return createRedisDriver(keyv, adapter)
-  if (isSqlAdapter(adapter)) return createSqlDriver(keyv, adapter)
+  // The KeyvRedis the Keyv was made over, even where keyv 6 wrapped it in its bridge.
+  const client = redisClientOf(storeOf(keyv))
+  if (client) {
+    return redisDriverOver(client, {
+      namespace: keyv.namespace ?? 'movie-log',
+      connectTimeoutMs: 2000,
+    })
+  }
+  const store = (storeOf(keyv) as object | undefined) ?? keyv
+  if (!warned.has(store)) {
+    warned.add(store)
+    warn(
+      `movie-log: this keyv store gets the scan driver: ${SCAN_LIMITS}. ` +
+        'For SQLite, PostgreSQL and Redis, give createMovieLog a store URL instead.',
+    )
+  }
   return createScanDriver(keyv)
 }
 
+function emitWarning(message: string): void {
+  process.emitWarning(message, { code: 'MOVIE_LOG_SCAN_DRIVER' })
+}
+
 export { type KeyvLike, type MovieLogStore, toKeyv } from './keyv'
-export type { MovieDriver } from './types'

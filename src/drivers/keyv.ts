@@ -1,6 +1,5 @@
 import Keyv, { type KeyvOptions, type KeyvStoreAdapter } from 'keyv'
-import type { Movie } from '../core/movie'
-import { UnsupportedStoreError } from '../core/store-errors'
+import { UnsupportedStoreError } from '../core/errors'
 
 /**
  * What `createMovieLog` accepts as a store: a Keyv (keyv 5 or 6), a keyv storage adapter, or a
@@ -52,18 +51,44 @@ export function toKeyv(store: MovieLogStore | undefined, namespace: string | und
     }
     return checkedKeyv(store as Keyv)
   }
+  // A namespace set on the adapter is the log's, never silently dropped: apps give one
+  // adapter per user that way, and mixing their diaries would be the worst outcome.
+  const own =
+    store instanceof Map ? undefined : (store as { namespace?: unknown } | undefined)?.namespace
+  if (typeof own === 'string' && own !== '') {
+    if (namespace !== undefined && namespace !== own) {
+      throw new UnsupportedStoreError(
+        `The store adapter has the namespace '${own}' but options.namespace is '${namespace}': give one of them, or the same.`,
+      )
+    }
+    namespace = own
+  }
   namespace ??= DEFAULT_NAMESPACE
   if (store && !(store instanceof Map)) claimAdapter(store, namespace)
-  return checkedKeyv(
-    new Keyv({
-      store: store ?? new Map(),
-      namespace,
-      throwOnErrors: true,
-      ...movieSerialization(store),
-      // Adapters that prefix keys themselves (@keyv/redis) would otherwise get it twice.
-      useKeyPrefix: !(store && 'keyPrefixSeparator' in store),
-    }),
-  )
+  const given = store ?? new Map()
+  const keyv = new Keyv({
+    store: given,
+    namespace,
+    throwOnErrors: true,
+    ...movieSerialization(store),
+    // Adapters that prefix keys themselves (@keyv/redis) would otherwise get it twice.
+    useKeyPrefix: !(store && 'keyPrefixSeparator' in store),
+  })
+  storesGiven.set(keyv, given)
+  return checkedKeyv(keyv)
+}
+
+// The store each Keyv made here was made over. keyv 6 wraps a Map in a `KeyvMemoryAdapter` and
+// an adapter made for keyv 5 in a `KeyvBridgeAdapter`, and documents neither's inside: what was
+// wrapped is known here instead of asked of keyv.
+const storesGiven = new WeakMap<Keyv, object>()
+
+/**
+ * The store behind a Keyv: the Map or adapter it was made over here, or else keyv's documented
+ * `.store` (keyv 5: the Map or adapter itself; keyv 6: what keyv wrapped it in).
+ */
+export function storeOf(keyv: Keyv): unknown {
+  return storesGiven.get(keyv) ?? keyv.store
 }
 
 /**
@@ -119,60 +144,4 @@ function isKeyv(store: unknown): store is KeyvLike {
     typeof candidate.get === 'function' &&
     typeof candidate.set === 'function'
   )
-}
-
-/** How a Keyv encodes a movie as the text its adapter stores, and reads it back. */
-export interface MovieCodec {
-  encode(movie: Movie): Promise<string>
-  /** The movie in stored text, or `undefined` for text that holds none. */
-  decode(text: string): Promise<Movie | undefined>
-}
-
-/**
- * keyv's own encoding, through the public API of either major: keyv 5's `serializeData` and
- * `deserializeData`, keyv 6's `encode` and `decode`. A driver that reads or writes rows and
- * keys itself stores exactly what keyv would, so keyv reads them too.
- */
-export function keyvCodec(keyv: Keyv): MovieCodec {
-  const six = keyv as unknown as {
-    encode?: (data: { value: Movie }) => Promise<unknown>
-    decode?: (data: unknown) => Promise<{ value?: Movie } | undefined>
-  }
-  if (typeof six.encode === 'function' && typeof six.decode === 'function') {
-    const { encode, decode } = six as Required<typeof six>
-    return {
-      encode: async (movie) => (await encode.call(keyv, { value: movie })) as string,
-      decode: async (text) => (await decode.call(keyv, text))?.value,
-    }
-  }
-  return {
-    encode: async (movie) =>
-      (await keyv.serializeData({ value: movie, expires: undefined })) as string,
-    decode: async (text) =>
-      ((await keyv.deserializeData(text)) as { value?: Movie } | undefined)?.value,
-  }
-}
-
-/**
- * The adapter a Keyv writes through: keyv 5 holds it as its store; keyv 6 wraps an adapter
- * made for keyv 5 in a `KeyvBridgeAdapter`, whose `store` is the adapter.
- */
-export function adapterOf(keyv: Keyv): unknown {
-  const store = keyv.store as { store?: unknown; getKeyPrefix?: unknown } | undefined
-  if (store && typeof store.getKeyPrefix === 'function' && store.store !== undefined) {
-    return store.store
-  }
-  return store
-}
-
-/**
- * The prefix keyv puts before the log's keys in an adapter that leaves prefixing to keyv:
- * keyv 6 says it (`getKeyPrefix`); keyv 5 writes `namespace:`.
- */
-export function keyvKeyPrefix(keyv: Keyv): string {
-  const store = keyv.store as { getKeyPrefix?: (key: string, namespace?: string) => string }
-  if (typeof store.getKeyPrefix === 'function') {
-    return keyv.namespace ? store.getKeyPrefix('', keyv.namespace) : ''
-  }
-  return keyv.useKeyPrefix && keyv.namespace ? `${keyv.namespace}:` : ''
 }

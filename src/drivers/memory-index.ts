@@ -1,5 +1,5 @@
+import { byDate, type DateQuery } from '../core/driver'
 import type { Movie } from '../core/movie'
-import { byDate, type DateQuery } from './types'
 
 /**
  * A log's movies in one process, kept three ways: by id, in id order and in date order. Every

@@ -1,5 +1,8 @@
 import type Keyv from 'keyv'
+import { byId, isProgrammingError, type LogDriver, type StoreDriver } from '../core/driver'
 import { type Movie, sameMovie } from '../core/movie'
+import { type KeyvLayout, keyvLayout, movieOwnerOf, moviesPrefixOf, pageOfOwners } from './keys'
+import { storeOf } from './keyv'
 import {
   createMemoryIndex,
   drop,
@@ -8,25 +11,31 @@ import {
   pageAfter,
   pageByDate,
 } from './memory-index'
-import { keyvMovie, keyvRecords, setOrThrow } from './records'
-import { type BaseDriver, MOVIE_KEY_PREFIX, movieKey } from './types'
+import { dropRecords, memoryRecords } from './memory-records'
+import { deleteOrThrow, setOrThrow } from './records'
 
-// Per Map and key prefix, the log's movies indexed: logs on one Map in this process share
-// them. Built once from the Map's keys (it may hold movies already), then kept by the driver.
-const indexes = new WeakMap<Map<unknown, unknown>, Map<string, Promise<MemoryIndex>>>()
+// Per Map and namespace, every owner's movies indexed (by the prefix of their keys): logs on one
+// Map in this process share them. Read once through keyv (the Map may hold movies already), in
+// one pass for every owner; from then on kept by the drivers. An owner with no movies has no
+// entry, so a request naming a new owner leaves nothing behind.
+const namespaces = new WeakMap<Map<unknown, unknown>, Map<string, Promise<OwnerIndexes>>>()
+
+type OwnerIndexes = Map<string, MemoryIndex>
+
+// What a read of an owner with no movies sees; never written to.
+const EMPTY: MemoryIndex = createMemoryIndex([])
 
 /**
- * The Map behind a Keyv in memory: keyv 5 holds the Map itself as its store, keyv 6 a
- * `KeyvMemoryAdapter` whose `store` is the Map.
+ * The Map behind a Keyv in memory: the Map movie-log made its Keyv over, a keyv 5 Keyv's
+ * documented `.store`, or the Map inside keyv 6's `KeyvMemoryAdapter` (its `store` getter, public
+ * in keyv 6's type declarations, "the underlying store instance", though keyv's README does not
+ * describe it). Nothing else of keyv's is read: keys and values go through keyv's own API.
  */
 export function memoryMap(keyv: Keyv): Map<unknown, unknown> | undefined {
-  const store: unknown = keyv.store
+  const store = storeOf(keyv)
   if (store instanceof Map) return store
-  const adapter = store as { store?: unknown; getKeyPrefix?: unknown } | undefined
-  if (adapter?.store instanceof Map && typeof adapter.getKeyPrefix === 'function') {
-    return adapter.store
-  }
-  return undefined
+  const inner = (store as { store?: unknown } | undefined)?.store
+  return inner instanceof Map ? inner : undefined
 }
 
 /**
@@ -35,20 +44,68 @@ export function memoryMap(keyv: Keyv): Map<unknown, unknown> | undefined {
  * with no keyv calls and no copies. Each change is checked and applied to the index in one
  * synchronous step, then written, so create-if-absent and compare-and-set need no lock.
  */
-export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): BaseDriver {
-  const prefix = mapKeyOf(keyv)(MOVIE_KEY_PREFIX)
-  // Once loaded, the index itself: a call after the first needs no promise to reach it.
-  let loaded: MemoryIndex | undefined
-  const load = async (): Promise<MemoryIndex> => {
-    let byPrefix = indexes.get(map)
-    if (!byPrefix) {
-      byPrefix = new Map()
-      indexes.set(map, byPrefix)
+export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): StoreDriver {
+  // Keyvs on one Map write the same keys when their namespaces prefix them alike.
+  const namespace = keyv.useKeyPrefix === false ? '' : (keyv.namespace ?? '')
+  let loaded: OwnerIndexes | undefined
+  const owners = async (): Promise<OwnerIndexes> => {
+    if (loaded) return loaded
+    let byNamespace = namespaces.get(map)
+    if (!byNamespace) {
+      byNamespace = new Map()
+      namespaces.set(map, byNamespace)
     }
-    const index = byPrefix.get(prefix) ?? read(keyv, map, prefix)
-    byPrefix.set(prefix, index)
-    loaded = await index
+    const reading = byNamespace.get(namespace) ?? read(keyv, map, namespace)
+    byNamespace.set(namespace, reading)
+    loaded = await reading
     return loaded
+  }
+  return {
+    kind: 'memory',
+    remote: false,
+    atomic: true,
+    log: (owner) => memoryLog(keyv, map, namespace, keyvLayout(owner), () => loaded ?? owners()),
+    drop: async (owner) => {
+      const layout = keyvLayout(owner)
+      const indexes = await owners()
+      const index = indexes.get(layout.movies)
+      indexes.delete(layout.movies)
+      const keys = (index?.added ?? []).map((movie) => layout.movie(movie.id))
+      keys.push(...dropRecords(map, namespace, layout))
+      if (keys.length > 0) await keyv.deleteMany(keys)
+    },
+    // Every owner with a movie has an index (read in one pass, then kept): no walk of the store.
+    owners: async (after, limit) => {
+      const named: string[] = []
+      for (const [prefix, index] of await owners()) {
+        const owner = index.added.length > 0 ? movieOwnerOf(prefix) : undefined
+        if (owner !== undefined) named.push(owner)
+      }
+      return pageOfOwners(named, after, limit)
+    },
+    // Nothing here can fail but a Map of the caller's that throws, which is its store failing.
+    isStoreFailure: (error) => !isProgrammingError(error),
+    close: async () => {},
+  }
+}
+
+function memoryLog(
+  keyv: Keyv,
+  map: Map<unknown, unknown>,
+  namespace: string,
+  layout: KeyvLayout,
+  owners: () => OwnerIndexes | Promise<OwnerIndexes>,
+): LogDriver {
+  // The owner's index, looked up at each call (an add may have made it, a drop removed it).
+  const find = async () => (await owners()).get(layout.movies) ?? EMPTY
+  const make = async () => {
+    const indexes = await owners()
+    let index = indexes.get(layout.movies)
+    if (!index) {
+      index = createMemoryIndex([])
+      indexes.set(layout.movies, index)
+    }
+    return index
   }
   // A write the store refused leaves the index as it was.
   const write = async (undo: () => void, step: () => Promise<unknown>) => {
@@ -61,85 +118,75 @@ export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): Base
   }
 
   return {
-    remote: false,
     put: async (movie) => {
-      const index = loaded ?? (await load())
-      if (index.byId.has(movie.id)) return false
-      keep(index, movie)
+      const movies = await make()
+      if (movies.byId.has(movie.id)) return false
+      keep(movies, movie)
       await write(
-        () => drop(index, movie),
-        () => setOrThrow(keyv, movieKey(movie.id), movie),
+        () => drop(movies, movie),
+        () => setOrThrow(keyv, layout.movie(movie.id), movie),
       )
       return true
     },
-    get: async (id) => (loaded ?? (await load())).byId.get(id),
-    listAfter: async (after, limit) => pageAfter(loaded ?? (await load()), after, limit),
-    listByDate: async (query, limit) => pageByDate(loaded ?? (await load()), query, limit),
+    get: async (id) => (await find()).byId.get(id),
+    listAfter: async (after, limit) => pageAfter(await find(), after, limit),
+    listByDate: async (query, limit) => pageByDate(await find(), query, limit),
     replace: async (expected, next) => {
-      const index = loaded ?? (await load())
-      const stored = index.byId.get(next.id)
+      const movies = await find()
+      const stored = movies.byId.get(next.id)
       if (!stored || !sameMovie(stored, expected)) return false
-      keep(index, next)
+      keep(movies, next)
       await write(
-        () => keep(index, stored),
-        () => setOrThrow(keyv, movieKey(next.id), next),
+        () => keep(movies, stored),
+        () => setOrThrow(keyv, layout.movie(next.id), next),
       )
       return true
     },
     remove: async (expected) => {
-      const index = loaded ?? (await load())
-      const stored = index.byId.get(expected.id)
+      const movies = await find()
+      const stored = movies.byId.get(expected.id)
       if (!stored || !sameMovie(stored, expected)) return false
-      drop(index, stored)
+      drop(movies, stored)
       await write(
-        () => keep(index, stored),
-        async () => {
-          if (!(await keyv.delete(movieKey(stored.id)))) throw new Error('the store did not delete')
-        },
+        () => keep(movies, stored),
+        () => deleteOrThrow(keyv, layout.movie(stored.id)),
       )
       return true
     },
-    ...keyvRecords(keyv, map),
+    ...memoryRecords(keyv, map, namespace, layout),
   }
 }
 
 /**
- * The Map key keyv writes for a key: a keyv 6 adapter says it (`getKeyPrefix`); keyv 5 writes
- * `namespace:key`, leaving alone a key that already begins with `namespace:`.
+ * The movies a Map holds already, read through keyv in one pass and indexed per owner (by the
+ * prefix of their keys). A store that failed while they were read is asked again next time.
  */
-function mapKeyOf(keyv: Keyv): (key: string) => string {
-  const adapter = keyv.store as { getKeyPrefix?: (key: string, namespace?: string) => string }
-  if (typeof adapter.getKeyPrefix === 'function') {
-    const { namespace } = keyv
-    return (key) =>
-      (adapter.getKeyPrefix as NonNullable<typeof adapter.getKeyPrefix>)(key, namespace)
-  }
-  const namespace = keyv.useKeyPrefix ? keyv.namespace : undefined
-  if (!namespace) return (key) => key
-  const start = `${namespace}:`
-  return (key) => (key.startsWith(start) ? key : start + key)
-}
-
-/**
- * The movies a Map holds already, read through keyv, in id order. A store that failed while
- * they were read is asked again next time, not remembered as failed.
- */
-function read(keyv: Keyv, map: Map<unknown, unknown>, prefix: string): Promise<MemoryIndex> {
+function read(keyv: Keyv, map: Map<unknown, unknown>, namespace: string): Promise<OwnerIndexes> {
   const order = (async () => {
-    const ids: string[] = []
-    for (const key of map.keys()) {
-      if (typeof key === 'string' && key.startsWith(prefix)) ids.push(key.slice(prefix.length))
+    const byOwner = new Map<string, Movie[]>()
+    for await (const [key, value] of entries(keyv)) {
+      const prefix = typeof key === 'string' ? moviesPrefixOf(key) : undefined
+      if (prefix === undefined || !value) continue
+      const movies = byOwner.get(prefix) ?? []
+      movies.push(value as Movie)
+      byOwner.set(prefix, movies)
     }
-    const sorted: Movie[] = []
-    for (const id of ids.sort()) {
-      const movie = await keyvMovie(keyv, id)
-      if (movie) sorted.push(movie)
-    }
-    return createMemoryIndex(sorted)
+    const indexes: OwnerIndexes = new Map()
+    for (const [prefix, movies] of byOwner)
+      indexes.set(prefix, createMemoryIndex(movies.sort(byId)))
+    return indexes
   })()
   order.catch(() => {
-    const byPrefix = indexes.get(map)
-    if (byPrefix?.get(prefix) === order) byPrefix.delete(prefix)
+    const byNamespace = namespaces.get(map)
+    if (byNamespace?.get(namespace) === order) byNamespace.delete(namespace)
   })
   return order
+}
+
+/**
+ * The namespace's entries, keys without keyv's prefix: keyv's `iterator()`, called as both
+ * majors document it (keyv 5's type asks for an argument its iterator does not read).
+ */
+function entries(keyv: Keyv): AsyncGenerator<[unknown, unknown]> {
+  return (keyv.iterator as unknown as () => AsyncGenerator<[unknown, unknown]>)()
 }

@@ -1,8 +1,9 @@
 import type Keyv from 'keyv'
+import type { LogDriver } from '../core/driver'
 import { type Movie, sameMovie } from '../core/movie'
-import { type MovieDriver, movieKey, RECORD_KEY_PREFIX } from './types'
+import type { KeyvLayout } from './keys'
 
-type Records = Pick<MovieDriver, 'create' | 'read' | 'write'>
+type Records = Pick<LogDriver, 'create' | 'read' | 'write'>
 
 // Per scope (the store a driver writes) and key, the call running now: calls on one key
 // within this process run one after another, whichever log on the store makes them.
@@ -33,29 +34,34 @@ export async function setOrThrow(keyv: Keyv, key: string, value: unknown, ttlMs?
   }
 }
 
+/** Deletes a key, throwing when keyv says it did not. */
+export async function deleteOrThrow(keyv: Keyv, key: string): Promise<void> {
+  if (!(await keyv.delete(key))) throw new Error(`the store did not delete ${key}`)
+}
+
 /**
  * Records through keyv's public API, serialised per key in this process: the create-if-absent
  * of a store that has none of its own (a Map, which one process owns; any other keyv store,
  * where claims from several processes may race, as the README says).
  */
-export function keyvRecords(keyv: Keyv, scope: object): Records {
+export function keyvRecords(keyv: Keyv, scope: object, layout: KeyvLayout): Records {
   const read = async (key: string) =>
-    ((await keyv.get(RECORD_KEY_PREFIX + key)) as string | undefined) ?? undefined
+    ((await keyv.get(layout.record(key))) as string | undefined) ?? undefined
   return {
     create: (key, value, ttlMs) =>
-      serialised(scope, RECORD_KEY_PREFIX + key, async () => {
+      serialised(scope, layout.record(key), async () => {
         if ((await read(key)) !== undefined) return false
-        await setOrThrow(keyv, RECORD_KEY_PREFIX + key, value, ttlMs)
+        await setOrThrow(keyv, layout.record(key), value, ttlMs)
         return true
       }),
     read,
-    write: (key, value, ttlMs) => setOrThrow(keyv, RECORD_KEY_PREFIX + key, value, ttlMs),
+    write: (key, value, ttlMs) => setOrThrow(keyv, layout.record(key), value, ttlMs),
   }
 }
 
-/** A movie read through keyv by id. */
-export async function keyvMovie(keyv: Keyv, id: string): Promise<Movie | undefined> {
-  return ((await keyv.get(movieKey(id))) as Movie | undefined) ?? undefined
+/** A movie read through keyv by its key. */
+export async function keyvMovie(keyv: Keyv, key: string): Promise<Movie | undefined> {
+  return ((await keyv.get(key)) as Movie | undefined) ?? undefined
 }
 
 /**
@@ -66,29 +72,34 @@ export async function keyvMovie(keyv: Keyv, id: string): Promise<Movie | undefin
 export function keyvMovieWrites(
   keyv: Keyv,
   scope: object,
-): Pick<MovieDriver, 'put' | 'replace' | 'remove'> {
-  const key = (movie: Movie) => movieKey(movie.id)
+  layout: KeyvLayout,
+): Pick<LogDriver, 'put' | 'replace' | 'remove'> {
   return {
-    put: (movie) =>
-      serialised(scope, key(movie), async () => {
-        if (await keyvMovie(keyv, movie.id)) return false
-        await setOrThrow(keyv, key(movie), movie)
+    put: (movie) => {
+      const key = layout.movie(movie.id)
+      return serialised(scope, key, async () => {
+        if (await keyvMovie(keyv, key)) return false
+        await setOrThrow(keyv, key, movie)
         return true
-      }),
-    replace: (expected, next) =>
-      serialised(scope, key(next), async () => {
-        const stored = await keyvMovie(keyv, next.id)
+      })
+    },
+    replace: (expected, next) => {
+      const key = layout.movie(next.id)
+      return serialised(scope, key, async () => {
+        const stored = await keyvMovie(keyv, key)
         if (!stored || !sameMovie(stored, expected)) return false
-        await setOrThrow(keyv, key(next), next)
+        await setOrThrow(keyv, key, next)
         return true
-      }),
-    remove: (expected) =>
-      serialised(scope, key(expected), async () => {
-        const stored = await keyvMovie(keyv, expected.id)
+      })
+    },
+    remove: (expected) => {
+      const key = layout.movie(expected.id)
+      return serialised(scope, key, async () => {
+        const stored = await keyvMovie(keyv, key)
         if (!stored || !sameMovie(stored, expected)) return false
-        if (!(await keyv.delete(key(expected))))
-          throw new Error(`the store did not delete ${key(expected)}`)
+        await deleteOrThrow(keyv, key)
         return true
-      }),
+      })
+    },
   }
 }

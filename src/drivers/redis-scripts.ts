@@ -1,17 +1,6 @@
 // The Lua scripts of the Redis driver: each runs as one atomic step in Redis, so a movie and
 // its two index entries change together, and a compare-and-set has one winner.
 
-/** KEYS: movie, id index, date index. ARGV: value, id, date member. Create-if-absent. */
-export const PUT = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[2], 0, ARGV[2])
-redis.call('ZADD', KEYS[3], 0, ARGV[3])
-return 1`
-
-// Edits and deletes count themselves in a changes key: a process's cache of movies by id is
-// good for as long as that count is what it was when the cache was filled (see PAGE).
-
-/** KEYS: movie, date index, changes. ARGV: value expected, value next, old member, new member. */
 export const REPLACE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('ZREM', KEYS[2], ARGV[3])
@@ -48,3 +37,65 @@ local keys = {}
 local start = tonumber(ARGV[6])
 for i, member in ipairs(members) do keys[i] = ARGV[5] .. string.sub(member, start) end
 return {members, changes, redis.call('MGET', unpack(keys))}`
+
+// The store-wide driver (redis.ts): every key of one log shares a hash tag, so the keys a
+// script builds from a prefix (PAGE's movies, DROP's) are in the slot of the keys it names.
+
+/**
+ * KEYS: movie, id index, date index, changes. ARGV: value, id, date member, '1' when the owner
+ * is in the namespace's owners set already (or is the one diary's). Create-if-absent.
+ * Answers 2, storing nothing, for a log's first movie when ARGV[4] is not '1': the caller adds
+ * the owner to the owners set (another slot, so not from here) and calls again with '1'.
+ * The first movie of a log starts its changes count at the server's time in microseconds: a
+ * count no process can have cached for this log, even after a drop deleted the old one (the
+ * count only grows by edits, far slower than a microsecond each).
+ */
+export const PUT_COUNTED = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if ARGV[4] ~= '1' and redis.call('EXISTS', KEYS[2]) == 0 then return 2 end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], 0, ARGV[2])
+redis.call('ZADD', KEYS[3], 0, ARGV[3])
+if redis.call('EXISTS', KEYS[4]) == 0 then
+  local now = redis.call('TIME')
+  redis.call('SET', KEYS[4], now[1] .. string.sub('00000' .. now[2], -6))
+end
+return 1`
+
+/**
+ * KEYS: record, records (its owner's live record keys, scored by expiry). ARGV: value, ttl in
+ * ms, the record's key, '1' to create only if absent. Expired names leave the set here, and
+ * the set expires with its last record, so it holds live records only. A ttl of 0 or less writes
+ * a record expired already: none is kept (PX takes no such ttl).
+ */
+export const RECORD = `local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local ttl = tonumber(ARGV[2])
+if ttl <= 0 then
+  if ARGV[4] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+  redis.call('DEL', KEYS[1])
+  redis.call('ZREM', KEYS[2], ARGV[3])
+  return 1
+end
+local written
+if ARGV[4] == '1' then
+  written = redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl, 'NX')
+else
+  written = redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
+end
+if not written then return 0 end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ms)
+redis.call('ZADD', KEYS[2], ms + ttl, ARGV[3])
+if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
+return 1`
+
+/**
+ * KEYS: a sorted set of names (ids, or record keys). ARGV: the key prefix of its names, how
+ * many. Deletes the first names' keys and takes the names out: one batch of a drop.
+ */
+export const DROP_BATCH = `local names = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+if #names == 0 then return 0 end
+local keys = {}
+for i, name in ipairs(names) do keys[i] = ARGV[1] .. name end
+redis.call('DEL', unpack(keys))
+redis.call('ZREM', KEYS[1], unpack(names))
+return #names`

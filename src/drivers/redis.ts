@@ -1,165 +1,210 @@
-import type Keyv from 'keyv'
-import { type Movie, sameMovie } from '../core/movie'
-import { createCountedCache } from './counted-cache'
-import { keyvCodec } from './keyv'
+import { createHash } from 'node:crypto'
+import type { StoreDriver } from '../core/driver'
+import { UnsupportedStoreError } from '../core/errors'
+import type { Movie } from '../core/movie'
+import { redact } from '../core/store-url'
+import { createOwnerCaches } from './counted-cache'
 import { createMovieCache } from './movie-cache'
-import { redisIndexes } from './redis-indexes'
-import { PAGE, PUT, REMOVE, REPLACE } from './redis-scripts'
-import {
-  type BaseDriver,
-  type DateQuery,
-  MOVIE_KEY_PREFIX,
-  movieKey,
-  RECORD_KEY_PREFIX,
-} from './types'
+import { checkRedisServer, openRedisClient, type RedisClient } from './redis-connect'
+import { isRedisStoreFailure } from './redis-failure'
+import { checkNamespace, redisLogKeys, redisOwnersKey } from './redis-keys'
+import { type RedisShared, redisLog } from './redis-log'
+import { DROP_BATCH } from './redis-scripts'
 
-// The few node-redis calls used here, so the core needs no Redis package of its own.
-interface RedisClient {
-  get(key: string): Promise<string | null>
-  mGet(keys: string[]): Promise<(string | null)[]>
-  set(key: string, value: string, options?: { NX?: boolean; PX?: number }): Promise<unknown>
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+/** What a Redis driver is opened with. */
+export interface RedisDriverOptions {
+  /** Every key starts with `{<namespace>:`; it may not hold `{` or `}`. */
+  namespace: string
+  /** How long opening waits for Redis, and each reconnect attempt may take, in ms. */
+  connectTimeoutMs: number
 }
 
-/** The parts of a @keyv/redis adapter this index relies on. */
-export interface RedisAdapter {
-  namespace?: string
-  isCluster(): boolean
-  getClient(): Promise<RedisClient>
-  createKeyPrefix(key: string, namespace?: string): string
-  iterator(namespace?: string): AsyncGenerator<[string, unknown]>
-}
-
-export function isRedisAdapter(store: unknown): store is RedisAdapter {
-  const candidate = store as Partial<RedisAdapter> | null
-  return (
-    typeof candidate?.getClient === 'function' &&
-    typeof candidate.createKeyPrefix === 'function' &&
-    typeof candidate.isCluster === 'function' &&
-    !candidate.isCluster()
-  )
-}
-
-// Most members a page script reads at once (Lua's unpack has a limit of its own).
-const SCRIPT_PAGE = 1000
-// A date member: the 23-character screenedDate, '|', the id (from character 25).
-const dateMember = (movie: Pick<Movie, 'id' | 'screenedDate'>) =>
-  `${movie.screenedDate}|${movie.id}`
-// '}' follows '|': below it are all members of dates up to and including this one.
-const throughDate = (date: string) => `(${date}}`
+// Names deleted per script while dropping an owner: small enough not to stall Redis.
+const DROP_BATCH_SIZE = 500
+// Owners read from the owners set per call while listing them.
+const OWNERS_BATCH_SIZE = 500
 
 /**
- * A Redis store: two sorted sets next to the movies, of ids (the order added) and of
- * `screenedDate|id` (the date order), both by lexical order. Scripts change a movie and its
- * index entries in one step, so concurrent writers from many processes never disagree; a page
- * is one script: its ZRANGE, and its MGET only when an edit or delete since the last page may
- * have left this process's movies old. Create-if-absent of records is SET NX. (A Redis Cluster
- * would split the keys across slots: it uses the scan driver.)
+ * The Redis driver on a redis:// or rediss:// URL (user, password, database number, TLS), on a
+ * client of its own that fails fast and reconnects. Refuses a database that is not a number
+ * and a Redis older than 6.2; a Redis that cannot be reached yet is no error: calls fail
+ * until it can, naming why (refused, unknown host, wrong password), password hidden.
+ *
+ * @example
+ * ```ts
+ * const driver = await openRedisDriver('redis://:secret@cache:6379/2', {
+ *   namespace: 'movie-log',
+ *   connectTimeoutMs: 2000,
+ * })
+ * ```
  */
-export function createRedisDriver(keyv: Keyv, adapter: RedisAdapter): BaseDriver {
-  const key = (name: string) => adapter.createKeyPrefix(name, adapter.namespace)
-  const ids = key('movie-index')
-  const dates = key('movie-date-index')
-  const moviePrefix = key(MOVIE_KEY_PREFIX)
-  const changes = key('movie-changes')
-  // By id while no edit or delete happened; by stored text across them, so the movies an edit
-  // elsewhere did not touch are still the objects (and JSON texts) this process has.
-  const cache = createCountedCache<Movie>()
-  const texts = createMovieCache()
-  const codec = keyvCodec(keyv)
-  const client = () => adapter.getClient()
-  const record = (name: string) => key(RECORD_KEY_PREFIX + name)
-  const indexed = redisIndexes(adapter, { ids, dates }, (value) => codec.decode(value))
+export async function openRedisDriver(
+  url: string,
+  options: RedisDriverOptions,
+): Promise<StoreDriver> {
+  checkNamespace(options.namespace)
+  const { client, unavailable } = await openRedisClient(url, options.connectTimeoutMs)
+  const label = `The Redis at ${redact(url)}`
+  const driver = createRedisDriver(client, options, { owned: true, unavailable, label })
+  if (client.isReady) {
+    // A Redis too old is refused now; one that fails this first call is left to later calls.
+    await driver.checked().catch(async (error: unknown) => {
+      if (!(error instanceof UnsupportedStoreError)) return
+      await driver.close()
+      throw error
+    })
+  }
+  return driver
+}
 
-  const run = async (script: string, keys: string[], args: string[]) =>
-    (await client()).eval(script, { keys, arguments: args })
+/**
+ * The Redis driver on a node-redis client the caller made (a `KeyvRedis`'s, see
+ * `redisClientOf`). Connects it if it is not open; `close()` leaves it open. Its settings are
+ * its own: made without `disableOfflineQueue`, its calls wait while Redis is away, bounded
+ * by the log's store timeout.
+ *
+ * @example
+ * ```ts
+ * const client = redisClientOf(keyvRedis)
+ * const driver = client ? redisDriverOver(client, { namespace: 'movie-log', connectTimeoutMs: 2000 }) : undefined
+ * ```
+ */
+export function redisDriverOver(client: RedisClient, options: RedisDriverOptions): StoreDriver {
+  checkNamespace(options.namespace)
+  const label = 'The Redis given'
+  return createRedisDriver(client, options, { owned: false, unavailable: (error) => error, label })
+}
 
-  /** The stored text of a movie and the movie, when it still equals `expected`. */
-  const current = async (expected: Movie) => {
-    const stored = await (await client()).get(key(movieKey(expected.id)))
-    const movie = stored === null ? undefined : await codec.decode(stored)
-    return stored !== null && movie && sameMovie(movie, expected) ? stored : undefined
+/**
+ * The node-redis client of a `KeyvRedis`, read through the `client` property @keyv/redis
+ * documents (its README: "API" and "Using Custom Redis Client Events"), when it is one Redis:
+ * `undefined` for anything else, a cluster (node-redis documents `getSlotMaster` on clusters
+ * only) or a sentinel (`acquire`, documented on sentinels only).
+ */
+export function redisClientOf(store: unknown): RedisClient | undefined {
+  const client = (store as { client?: unknown } | null | undefined)?.client as
+    | Record<string, unknown>
+    | undefined
+  if (!client || typeof client !== 'object') return undefined
+  const commands = ['connect', 'get', 'mGet', 'del', 'info', 'eval', 'evalSha', 'close']
+  if (!commands.every((name) => typeof client[name] === 'function')) return undefined
+  if (typeof client.getSlotMaster === 'function' || typeof client.acquire === 'function')
+    return undefined
+  return client as unknown as RedisClient
+}
+
+function createRedisDriver(
+  client: RedisClient,
+  options: RedisDriverOptions,
+  how: { owned: boolean; unavailable: (error: unknown) => unknown; label: string },
+): StoreDriver & { checked(): Promise<void> } {
+  const { namespace } = options
+  // The server's version, checked once per connection (a Redis may come back older).
+  let supported = false
+  let checking: Promise<void> | undefined
+  const checked = () =>
+    (checking ??= (async () => {
+      if (!client.isOpen && !how.owned) await client.connect().catch(() => {})
+      checkRedisServer(await client.info('server'), how.label)
+      supported = true
+    })().catch((error: unknown) => {
+      // Refused for good when unsupported; a failure to ask is asked again by the next call.
+      if (!(error instanceof UnsupportedStoreError)) checking = undefined
+      throw error
+    }))
+  if (how.owned) {
+    client.on('ready', () => {
+      supported = false
+      checking = undefined
+    })
   }
 
-  async function page(index: string, start: string, stop: string, limit: number, rev: boolean) {
-    await indexed()
-    const idAt = index === dates ? 25 : 1
-    const movies: Movie[] = []
-    while (movies.length < limit) {
-      const count = Math.min(limit - movies.length, SCRIPT_PAGE)
-      const args = [start, stop, String(count), rev ? '1' : '0', moviePrefix, String(idAt)]
-      const [members, seen, values] = (await run(
-        PAGE,
-        [index, changes],
-        [...args, cache.count],
-      )) as [string[], string, (string | null)[] | undefined]
-      const movieIds = members.map((member) => member.slice(idAt - 1))
-      const found = cache.at(seen, movieIds)
-      // The texts came with the page when the cache was older; else read only those it lacks.
-      const unknown = values ? movieIds.keys() : found.flatMap((movie, at) => (movie ? [] : [at]))
-      const positions = [...unknown]
-      const read =
-        values ??
-        (positions.length === 0
-          ? []
-          : await (await client()).mGet(positions.map((at) => moviePrefix + movieIds[at])))
-      for (const [at, text] of read.entries()) {
-        const movie = text === null ? undefined : (texts.get(text) ?? (await parse(text)))
-        if (movie) found[positions[at] as number] = cache.keep(seen, movie.id, movie)
-      }
-      for (const [position, movie] of found.entries()) {
-        // A member left by an older index build, or a movie gone since: skipped.
-        const member = members[position] as string
-        if (movie && (index === ids ? movie.id : dateMember(movie)) === member) movies.push(movie)
-      }
-      if (members.length < count) break
-      start = `(${members.at(-1)}`
+  const call = async <T>(work: (client: RedisClient) => Promise<T>): Promise<T> => {
+    try {
+      if (!supported) await checked()
+      return await work(client)
+    } catch (error) {
+      throw how.unavailable(error)
     }
-    return movies
   }
-
-  const parse = async (text: string) => {
-    const movie = await codec.decode(text)
-    return movie && texts.keep(text, movie)
+  const run = (script: string, keys: string[], args: string[]) =>
+    call(async (redis) => {
+      const sha = shaOf(script)
+      try {
+        return await redis.evalSha(sha, { keys, arguments: args })
+      } catch (error) {
+        if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error
+        return redis.eval(script, { keys, arguments: args })
+      }
+    })
+  const shared: RedisShared = {
+    namespace,
+    call,
+    run,
+    caches: createOwnerCaches<Movie>(),
+    texts: createMovieCache(),
   }
 
   return {
+    kind: 'redis',
     remote: true,
-    get: async (id) => {
-      const value = await (await client()).get(key(movieKey(id)))
-      return value === null ? undefined : codec.decode(value)
+    atomic: true,
+    log: (owner) => redisLog(shared, owner),
+    // Costs the owner's keys: its movies are named by its ids set, its records by its set of
+    // live records (a SCAN would walk every key of the store, and on a cluster every node).
+    drop: async (owner) => {
+      const keys = redisLogKeys(namespace, owner)
+      for (const [names, prefix] of [
+        [keys.ids, keys.movie],
+        [keys.records, keys.record],
+      ] as const) {
+        while (
+          (await run(DROP_BATCH, [names], [prefix, String(DROP_BATCH_SIZE)])) === DROP_BATCH_SIZE
+        );
+      }
+      await call((redis) => redis.del([keys.ids, keys.dates, keys.changes, keys.records]))
+      // Last, once the movies are gone: a drop that fails before leaves the owner listed.
+      await call((redis) => redis.zRem(redisOwnersKey(namespace), owner))
     },
-    put: async (movie) => {
-      await indexed()
-      const keys = [key(movieKey(movie.id)), ids, dates]
-      return (await run(PUT, keys, [await codec.encode(movie), movie.id, dateMember(movie)])) === 1
+    // The owners set, checked against each owner's ids: an owner whose movies were all deleted
+    // (or whose drop stopped short of its ZREM) stays in the set, and is not listed. It is not
+    // taken out here: an add may be between its ZADD and its first movie.
+    owners: async (after, limit = Number.POSITIVE_INFINITY) => {
+      const owners: string[] = []
+      let start = after === undefined ? '-' : `(${after}`
+      while (owners.length < limit) {
+        const count = Math.min(limit - owners.length, OWNERS_BATCH_SIZE)
+        const members = await call((redis) =>
+          redis.zRange(redisOwnersKey(namespace), start, '+', {
+            BY: 'LEX',
+            LIMIT: { offset: 0, count },
+          }),
+        )
+        const held = await Promise.all(
+          members.map((owner) => call((redis) => redis.exists(redisLogKeys(namespace, owner).ids))),
+        )
+        owners.push(...members.filter((_, at) => held[at] === 1))
+        if (members.length < count) break
+        start = `(${members.at(-1)}`
+      }
+      return owners
     },
-    replace: async (expected, next) => {
-      const stored = await current(expected)
-      if (stored === undefined) return false
-      const args = [stored, await codec.encode(next), dateMember(expected), dateMember(next)]
-      return (await run(REPLACE, [key(movieKey(next.id)), dates, changes], args)) === 1
+    isStoreFailure: isRedisStoreFailure,
+    close: async () => {
+      if (!how.owned) return
+      if (client.isReady) await client.close()
+      else client.destroy()
     },
-    remove: async (expected) => {
-      const stored = await current(expected)
-      if (stored === undefined) return false
-      const keys = [key(movieKey(expected.id)), ids, dates, changes]
-      return (await run(REMOVE, keys, [stored, expected.id, dateMember(expected)])) === 1
-    },
-    listAfter: (after, limit) =>
-      page(ids, after === undefined ? '-' : `(${after}`, '+', limit, false),
-    listByDate: (query: DateQuery, limit) => {
-      const resume =
-        query.after && `(${dateMember({ screenedDate: query.after.date, id: query.after.id })}`
-      return query.descending
-        ? page(dates, resume ?? throughDate(query.to), `[${query.from}`, limit, true)
-        : page(dates, resume ?? `[${query.from}`, throughDate(query.to), limit, false)
-    },
-    create: async (name, value, ttlMs) =>
-      (await (await client()).set(record(name), value, { NX: true, PX: ttlMs })) === 'OK',
-    read: async (name) => (await (await client()).get(record(name))) ?? undefined,
-    write: async (name, value, ttlMs) => {
-      await (await client()).set(record(name), value, { PX: ttlMs })
-    },
+    checked,
   }
+}
+
+const shas = new Map<string, string>()
+function shaOf(script: string): string {
+  let sha = shas.get(script)
+  if (sha === undefined) {
+    sha = createHash('sha1').update(script).digest('hex')
+    shas.set(script, sha)
+  }
+  return sha
 }

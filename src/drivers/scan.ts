@@ -1,42 +1,87 @@
 import type Keyv from 'keyv'
+import {
+  byDate,
+  byId,
+  isAfter,
+  isProgrammingError,
+  type LogDriver,
+  type StoreDriver,
+} from '../core/driver'
 import type { Movie } from '../core/movie'
+import { type KeyvLayout, keyvLayout, movieOwnerOf, pageOfOwners } from './keys'
 import { keyvMovie, keyvMovieWrites, keyvRecords } from './records'
-import { type BaseDriver, byDate, byId, isAfter, MOVIE_KEY_PREFIX } from './types'
+
+/** What the scan driver lacks, said once per store when a log is made on it. */
+export const SCAN_LIMITS =
+  'every page reads the whole store, and create-if-absent and compare-and-set (Idempotency-Keys, If-Match) hold within this process only'
 
 /**
  * Any keyv store that can iterate, through keyv's public API alone: every listing walks the
  * whole namespace and sorts, because each backend iterates in its own order. Correct
- * everywhere, and O(n) per page, in either order. Its create-if-absent and compare-and-set hold within one
- * process only: the store offers no atomic step to build them on.
+ * everywhere, and O(n) per page, in either order. Its create-if-absent and compare-and-set
+ * hold within one process only: the store offers no atomic step to build them on.
  */
-export function createScanDriver(keyv: Keyv): BaseDriver {
+export function createScanDriver(keyv: Keyv): StoreDriver {
   const scope = (keyv.store as object | undefined) ?? keyv
   return {
+    kind: 'keyv',
     remote: true,
-    get: (id) => keyvMovie(keyv, id),
+    atomic: false,
+    log: (owner) => scanLog(keyv, scope, keyvLayout(owner)),
+    drop: async (owner) => {
+      const layout = keyvLayout(owner)
+      const keys = await scanKeys(
+        keyv,
+        (key) => key.startsWith(layout.movies) || key.startsWith(layout.records),
+      )
+      if (keys.length > 0) await keyv.delete(keys)
+    },
+    owners: async (after, limit) => {
+      const keys = await scanKeys(keyv, (key) => movieOwnerOf(key) !== undefined)
+      return pageOfOwners(
+        keys.map((key) => movieOwnerOf(key) as string),
+        after,
+        limit,
+      )
+    },
+    isStoreFailure: (error) => !isProgrammingError(error),
+    close: async () => {},
+  }
+}
+
+function scanLog(keyv: Keyv, scope: object, layout: KeyvLayout): LogDriver {
+  const movies = async () =>
+    (await scan(keyv, (key) => key.startsWith(layout.movies))).map(([, value]) => value as Movie)
+  return {
+    get: (id) => keyvMovie(keyv, layout.movie(id)),
     listAfter: async (after, limit) =>
-      (await scan(keyv))
+      (await movies())
         .filter((movie) => after === undefined || movie.id > after)
         .sort(byId)
         .slice(0, limit),
     listByDate: async (query, limit) => {
-      const movies = (await scan(keyv)).filter(
+      const found = (await movies()).filter(
         (movie) =>
           movie.screenedDate >= query.from &&
           movie.screenedDate <= query.to &&
           isAfter(query, movie),
       )
-      movies.sort(byDate)
-      if (query.descending) movies.reverse()
-      return movies.slice(0, limit)
+      found.sort(byDate)
+      if (query.descending) found.reverse()
+      return found.slice(0, limit)
     },
-    ...keyvMovieWrites(keyv, scope),
-    ...keyvRecords(keyv, scope),
+    ...keyvMovieWrites(keyv, scope, layout),
+    ...keyvRecords(keyv, scope, layout),
   }
 }
 
-async function scan(keyv: Keyv): Promise<Movie[]> {
-  const movies: Movie[] = []
+async function scanKeys(keyv: Keyv, wanted: (key: string) => boolean): Promise<string[]> {
+  return (await scan(keyv, wanted)).map(([key]) => key)
+}
+
+/** The entries of the namespace whose keys `wanted` picks. */
+async function scan(keyv: Keyv, wanted: (key: string) => boolean): Promise<[string, unknown][]> {
+  const entries: [string, unknown][] = []
   // @keyv/postgres ends its iterator early on a failed query and only emits the error.
   let failure: unknown
   const onError = (error: unknown) => {
@@ -44,15 +89,15 @@ async function scan(keyv: Keyv): Promise<Movie[]> {
   }
   keyv.on('error', onError)
   try {
-    const iterate = keyv.iterator as NonNullable<Keyv['iterator']>
-    // keyv 5 takes the namespace; keyv 6 knows it and takes nothing.
-    for await (const [key, value] of iterate(keyv.namespace)) {
-      if (typeof key !== 'string' || !key.startsWith(MOVIE_KEY_PREFIX)) continue
-      movies.push(value as Movie)
+    // Called as both majors document it: keyv 5's type asks for an argument (the namespace) that
+    // its iterator does not read; either knows its namespace (keyv 6's needs its `this`).
+    const iterate = keyv.iterator as unknown as () => AsyncGenerator<[unknown, unknown]>
+    for await (const [key, value] of iterate.call(keyv)) {
+      if (typeof key === 'string' && wanted(key)) entries.push([key, value])
     }
   } finally {
     keyv.off('error', onError)
   }
   if (failure !== undefined) throw failure
-  return movies
+  return entries
 }

@@ -1,4 +1,5 @@
-import { preReadNodeBody, readNodeBody, unreadNodeRequest } from './node-body'
+import { isProgrammingError } from '../core/driver'
+import { ClientGoneError, preReadNodeBody, readNodeBody, unreadNodeRequest } from './node-body'
 
 /** Why a request body could not be read as JSON. */
 type BodyProblem = { status: 413; detail: string } | { status: 400; detail: string }
@@ -15,23 +16,27 @@ const encoder = new TextEncoder()
  * before its answer is written, and listhen's shutdown hook then throws on the missing socket.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
-  const node = unreadNodeRequest(request, maxBytes)
-  const limit = node?.maxBytes ?? maxBytes
+  const node = unreadNodeRequest(request)
   const header = request.headers.get('content-length')
   const declared = header === null ? undefined : Number(header)
-  if (declared !== undefined && declared > limit) return tooLarge(limit)
+  if (declared !== undefined && declared > maxBytes) return tooLarge(maxBytes)
 
   const preRead = node ? undefined : preReadNodeBody(request)
-  if (preRead) return preReadBody(preRead.value, limit)
+  if (preRead) return preReadBody(preRead.value, maxBytes)
 
   let chunks: Uint8Array[] | undefined
   try {
-    chunks = await (node ? readNodeBody(node.stream, limit, declared) : readWebBody(request, limit))
-  } catch {
+    chunks = await (node ? readNodeBody(node, maxBytes, declared) : readWebBody(request, maxBytes))
+  } catch (error) {
+    // A limit of the host in front (h3's bodyLimit, srvx's BodyTooLargeError) says so itself.
+    if (statusOf(error) === 413) return tooLarge()
     // The client stopped sending (it aborted, or the connection broke): its fault, not ours.
-    return { ok: false, status: 400, detail: 'The request body could not be read to its end.' }
+    if (clientWentAway(request, error)) {
+      return { ok: false, status: 400, detail: 'The request body could not be read to its end.' }
+    }
+    throw error // anything else is a bug: a 500, for onError to see
   }
-  if (chunks === undefined) return tooLarge(limit)
+  if (chunks === undefined) return tooLarge(maxBytes)
   return parseJson(concat(chunks))
 }
 
@@ -67,12 +72,37 @@ function parseJson(bytes: Uint8Array): BodyResult {
   }
 }
 
-function tooLarge(limit: number): BodyResult {
-  return {
-    ok: false,
-    status: 413,
-    detail: `The request body is larger than the limit of ${limit} bytes.`,
+function tooLarge(limit?: number): BodyResult {
+  const of = limit === undefined ? "the server's limit" : `the limit of ${limit} bytes`
+  return { ok: false, status: 413, detail: `The request body is larger than ${of}.` }
+}
+
+// Errors of a connection the client broke off, as Node and the web runtimes raise them.
+const CLIENT_GONE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ERR_STREAM_PREMATURE_CLOSE',
+])
+
+/**
+ * Whether a failed read was the connection's doing: the client aborted, or the body stream the
+ * host handed over broke off (each runtime says so in its own words). A JavaScript error of its
+ * own kind (a `TypeError`, ...) is a bug, never the client's.
+ */
+function clientWentAway(request: Request, error: unknown): boolean {
+  if (request.signal?.aborted || error instanceof ClientGoneError) return true
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown }
+  if (name === 'AbortError' || (typeof code === 'string' && CLIENT_GONE_CODES.has(code))) {
+    return true
   }
+  return error instanceof Error && !isProgrammingError(error)
+}
+
+// The HTTP status an error of the host carries (h3's HTTPError, srvx's BodyTooLargeError).
+function statusOf(error: unknown): unknown {
+  const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown }
+  return status ?? statusCode
 }
 
 /** The body's chunks, or `undefined` once it passes `maxBytes` (the rest is left unread). */

@@ -1,5 +1,5 @@
-import { MovieNotFoundError } from '../core/change-errors'
 import type { MovieChanges } from '../core/changes'
+import { MovieNotFoundError } from '../core/errors'
 import type { MovieLog } from '../core/movie-log'
 import { readJsonBody } from './body'
 import { etagOf, noneMatchHits, parseIfMatch } from './conditions'

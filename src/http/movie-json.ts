@@ -1,19 +1,17 @@
 import type { Movie } from '../core/movie'
 
-/** Movies whose JSON text is kept: about 1 MB of text. */
-const CAPACITY = 4096
-
-// Movies are frozen once made, so a movie's JSON text never changes: it is written once and
-// reused by the listings that send it again. Bounded, so that sending a large log does not
-// leave its whole text behind; once full, nothing more is kept (see indexes/movie-cache.ts).
-const texts = new Map<Movie, string>()
+// A stored movie is frozen, and an edit stores a new object: the JSON text of one movie object
+// never changes. So it is kept beside the object, for as long as something else keeps the
+// object (the store's map, a driver's cache of what it read): a WeakMap holds no movie alive,
+// is bounded by the movies alive, and a changed movie, being a new object, never gets old text.
+const texts = new WeakMap<Movie, string>()
 
 /** A movie as JSON text. */
 export function movieJson(movie: Movie): string {
   let text = texts.get(movie)
   if (text === undefined) {
     text = JSON.stringify(movie)
-    if (Object.isFrozen(movie) && texts.size < CAPACITY) texts.set(movie, text)
+    if (Object.isFrozen(movie)) texts.set(movie, text)
   }
   return text
 }

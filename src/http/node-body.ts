@@ -1,6 +1,7 @@
 /**
  * Reading a POST body straight from Node's request, for a `Request` that srvx made (h3 v2 and
- * srvx on Node). The core imports nothing of Node's http: it uses the few stream calls below.
+ * srvx on Node), through what srvx documents of it: `request.runtime.node.req`, Node's
+ * `IncomingMessage`. The core imports nothing of Node's http: it uses the few stream calls below.
  */
 
 interface NodeRequestStream {
@@ -18,36 +19,58 @@ interface NodeRequestStream {
   pause(): unknown
 }
 
-interface NodeRuntime {
-  req?: Partial<NodeRequestStream>
-  /** srvx's own body limit (`serve({ maxRequestBodySize })`), which this read must keep too. */
-  maxRequestBodySize?: number
+/** What srvx documents of the Node request behind its `Request` (`ServerRuntimeContext`). */
+type SrvxRequest = { runtime?: { node?: { req?: object } } }
+
+// The Node requests whose bodies the log may read itself: handed over by a Node handler that
+// turns them into srvx's Requests with no body limit of srvx's own (movie-log/node; a server
+// whose handler is wrapped in `readsBodiesFromNode`). srvx's `maxRequestBodySize` applies only
+// to reads through the Request, and srvx does not say whether a Request has one: a Request not
+// listed here is read through `request.body`, where srvx's limit, if any, answers 413.
+const directNodeRequests = new WeakSet<object>()
+
+/**
+ * Lets the log read the body of `req` straight from Node: for a handler that makes its srvx
+ * Request itself, without srvx's `maxRequestBodySize` (`new NodeRequest({ req, res })`).
+ */
+export function readBodyFromNode(req: object): void {
+  // GET and HEAD bodies are never read: their requests stay out of the set.
+  const { method } = req as { method?: unknown }
+  if (method !== 'GET' && method !== 'HEAD') directNodeRequests.add(req)
 }
 
 /**
- * The Node request behind a Request that srvx made (h3 v2 and srvx on Node expose it as
- * `request.runtime.node`), if nothing consumes its body yet, with the smaller of the two body
- * limits. Reading it directly skips the web stream srvx would build around it, the larger part
- * of the cost of a small POST. Once anything has touched the body (srvx's stream, h3's
- * `bodyLimit`, a body parser), the stream is theirs: `undefined`, and the web path reads it.
+ * A Node handler that lets the log read the bodies of the requests it receives straight from
+ * Node: for a server that turns Node's requests into srvx's with no body limit of srvx's, such
+ * as h3's `toNodeHandler(app)` served by node:http or listhen. Never wrap srvx's `serve()` given
+ * a `maxRequestBodySize`: this read does not see that limit.
  */
-export function unreadNodeRequest(
-  request: Request,
-  maxBytes: number,
-): { stream: NodeRequestStream; maxBytes: number } | undefined {
-  const node = (request as { runtime?: { node?: NodeRuntime } }).runtime?.node
-  const stream = node?.req
+export function readsBodiesFromNode<Req extends object, Res, Result>(
+  handler: (req: Req, res: Res) => Result,
+): (req: Req, res: Res) => Result {
+  return (req, res) => {
+    readBodyFromNode(req)
+    return handler(req, res)
+  }
+}
+
+/**
+ * The Node request behind a Request that srvx made, if the log may read it itself (see
+ * `directNodeRequests`) and nothing consumes its body yet. Reading it directly skips the web
+ * stream srvx would build around it, the larger part of the cost of a small POST. Once anything
+ * has touched the body (srvx's stream, h3's `bodyLimit`, a body parser), the stream is theirs:
+ * `undefined`, and the web path reads it.
+ */
+export function unreadNodeRequest(request: Request): NodeRequestStream | undefined {
+  const req = (request as SrvxRequest).runtime?.node?.req
+  if (req === undefined || !directNodeRequests.has(req)) return undefined
+  const stream = req as Partial<NodeRequestStream>
   const unread =
-    typeof stream?.on === 'function' &&
+    typeof stream.on === 'function' &&
     stream.readable === true &&
     stream.readableDidRead === false &&
     stream.readableFlowing === null
-  if (!unread) return undefined
-  const limit = node?.maxRequestBodySize
-  return {
-    stream: stream as NodeRequestStream,
-    maxBytes: typeof limit === 'number' ? Math.min(limit, maxBytes) : maxBytes,
-  }
+  return unread ? (stream as NodeRequestStream) : undefined
 }
 
 /**
@@ -57,7 +80,7 @@ export function unreadNodeRequest(
  * `req.body = {}` on requests it does not parse).
  */
 export function preReadNodeBody(request: Request): { value: unknown } | undefined {
-  const stream = (request as { runtime?: { node?: NodeRuntime } }).runtime?.node?.req as
+  const stream = (request as SrvxRequest).runtime?.node?.req as
     | (Partial<NodeRequestStream> & { body?: unknown })
     | undefined
   if (stream?.body === undefined || stream.readableDidRead !== true) return undefined
@@ -137,7 +160,15 @@ function onBodyError(this: NodeRequestStream, error: Error): void {
 }
 
 function onBodyClose(this: NodeRequestStream): void {
-  settle(this).reject(new Error('the client closed the connection before sending the whole body'))
+  settle(this).reject(new ClientGoneError())
+}
+
+/** The client closed the connection before sending the whole body: its fault, not a bug of ours. */
+export class ClientGoneError extends Error {
+  override name = 'ClientGoneError'
+  constructor() {
+    super('the client closed the connection before sending the whole body')
+  }
 }
 
 function settle(source: NodeRequestStream): PendingBody {

@@ -37,6 +37,12 @@ export interface MovieLogHttpOptions {
   cors?: CorsOrigins
   /** Adds handled at once; past it, POST answers 503 with `Retry-After`. Default 256. */
   maxConcurrentAdds?: number
+  /**
+   * With many logs (`createMovieLogs`): whose diary a request reaches, from the host's own
+   * authentication (a session, a JWT, a header a proxy sets). `undefined` answers 401. Needed
+   * with many logs, refused with one.
+   */
+  owner?: (request: Request) => string | undefined | Promise<string | undefined>
 }
 
 /**

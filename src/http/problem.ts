@@ -1,10 +1,10 @@
+import type { StoreUnavailableError } from '../core/errors'
 import {
   MovieLogError,
   type MovieLogErrorCode,
   NOT_A_JSON_OBJECT,
   type ValidationIssue,
 } from '../core/errors'
-import type { StoreUnavailableError } from '../core/store-errors'
 import type { StoreFailureReason } from '../core/store-failure'
 import { type Reply, reasonPhrase } from './reply'
 
@@ -78,6 +78,8 @@ const BY_CODE: Record<MovieLogErrorCode, { status: number; title: string; slug: 
     title: 'Precondition failed',
     slug: 'precondition-failed',
   },
+  // The host's `owner` function named one movie-log cannot keep apart: the host's bug.
+  INVALID_OWNER: { status: 500, title: 'Invalid owner', slug: 'invalid-owner' },
 }
 
 // What a 503 tells the client (and the operator it forwards it to): what happened, no internals.
@@ -120,9 +122,15 @@ export function errorReply(error: unknown): Reply {
     detail: detailFor(error, issues),
     errors: issues?.map((issue) => fieldError(error.code, issue)),
   }
-  // Store outages are usually short: tell clients when to try again.
-  const headers: Record<string, string> = status === 503 ? { 'retry-after': '5' } : {}
-  return toReply(problem, headers)
+  return toReply(problem, retryAfter(error.code))
+}
+
+// When to try again: store outages are usually short, and a first attempt still running
+// usually finishes within a store call or two.
+function retryAfter(code: MovieLogErrorCode): Record<string, string> {
+  if (code === 'STORE_UNAVAILABLE') return { 'retry-after': '5' }
+  if (code === 'IDEMPOTENCY_KEY_IN_FLIGHT') return { 'retry-after': '1' }
+  return {}
 }
 
 function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined): string {
@@ -134,6 +142,7 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
     case 'STORE_UNAVAILABLE':
       return STORE_DETAILS[(error as StoreUnavailableError).reason] ?? STORE_DETAILS.unknown
     case 'UNSUPPORTED_STORE':
+    case 'INVALID_OWNER':
       return 'The server is not configured correctly.'
     // Written for clients, with nothing internal in them.
     case 'IDEMPOTENCY_KEY_INVALID':

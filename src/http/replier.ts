@@ -1,8 +1,6 @@
+import { StoreUnavailableError } from '../core/errors'
 import type { Movie, NewMovie } from '../core/movie'
-import type { MovieLog } from '../core/movie-log'
-import { StoreUnavailableError } from '../core/store-errors'
-import { OPENAPI_FILE } from '../openapi/document'
-import { createOpenApiReply } from '../openapi/reply'
+import type { MovieLog, MovieLogs } from '../core/movie-log'
 import { acceptsJson } from './accept'
 import { readJsonBody } from './body'
 import { etagOf } from './conditions'
@@ -21,6 +19,9 @@ import {
   resolveTarget,
 } from './request'
 
+// The document's name below the base path. src/openapi/document.ts names it too; importing it
+// from there would load the document's code with every handler.
+const OPENAPI_FILE = 'openapi.json'
 const COLLECTION_METHODS = 'GET, HEAD, POST'
 const ITEM_METHODS = 'GET, HEAD, PATCH, DELETE'
 // The action `authorize` is asked about, per method (a Map: a method named `toString` is none).
@@ -47,10 +48,11 @@ export type MovieLogReplier = (request: Request, url: URL, path?: string) => Pro
  * are thin shells over the function this returns.
  */
 export function createMovieLogReplier(
-  log: MovieLog,
+  source: MovieLog | MovieLogs,
   options: MovieLogHttpOptions = {},
 ): MovieLogReplier {
   checkHttpOptions(options)
+  const logOf = ownerLogs(source, options.owner)
   // Percent-encoded, as hosts pass paths. Appended to an origin, so '//x' stays a path.
   const basePath = normaliseBasePath(options.basePath ?? '/movies')
   const encodedBasePath = new URL(`http://localhost${basePath}`).pathname.replace(/\/$/, '')
@@ -62,10 +64,11 @@ export function createMovieLogReplier(
       if (!StoreUnavailableError.is(error)) console.error('[movie-log]', error)
     })
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
-  const openApiReply = createOpenApiReply(encodedBasePath)
+  // The OpenAPI document's code is loaded on its first request: most handlers are never asked.
+  let openApiReply: (() => Reply) | undefined
   let addsInFlight = 0
 
-  async function add(request: Request, url: URL): Promise<Reply> {
+  async function add(log: MovieLog, request: Request, url: URL): Promise<Reply> {
     if (!isJsonContentType(request.headers.get('content-type'))) {
       return problemReply(415, `Send the movie as ${JSON_TYPE} (charset utf-8, if any).`, {
         'accept-post': JSON_TYPE,
@@ -104,9 +107,7 @@ export function createMovieLogReplier(
     const decision = await authorize(request, action)
     if (decision === true) return undefined
     if (decision === 403) return problemReply(403, 'You may not do this.')
-    return problemReply(401, 'Send credentials that allow this.', {
-      'www-authenticate': 'Bearer realm="movie-log"',
-    })
+    return unauthenticated()
   }
 
   // Location and Link: always under basePath, whatever path the host passed.
@@ -129,15 +130,19 @@ export function createMovieLogReplier(
     // The document describes the API, not the log's movies: open to all, like a robots.txt.
     if (target.kind === 'item' && target.id === OPENAPI_FILE) {
       if (action !== 'read') return methodNotAllowed('GET, HEAD')
-      return acceptsJson(request.headers.get('accept')) ? openApiReply() : notAcceptable(JSON_TYPE)
+      if (!acceptsJson(request.headers.get('accept'))) return notAcceptable(JSON_TYPE)
+      openApiReply ??= (await import('../openapi/document')).createOpenApiReply(encodedBasePath)
+      return openApiReply()
     }
     if (!action) return methodNotAllowed(allowed)
 
+    const log = await logOf(request)
+    if (!log) return unauthenticated()
     const refusal = options.authorize && (await denied(request, options.authorize, action))
     if (refusal) return refusal
     switch (action) {
       case 'add':
-        return add(request, url)
+        return add(log, request, url)
       case 'update':
         return updateMovie(log, request, (target as { id: string }).id, maxBodyBytes)
       case 'delete':
@@ -171,9 +176,40 @@ export function createMovieLogReplier(
   }
 }
 
+function unauthenticated(): Reply {
+  return problemReply(401, 'Send credentials that allow this.', {
+    'www-authenticate': 'Bearer realm="movie-log"',
+  })
+}
+
+/**
+ * The log a request reaches: the one log, or with many (`createMovieLogs`), the log of the
+ * owner the host's `owner` function names; `undefined` when it names none (a 401).
+ */
+function ownerLogs(
+  source: MovieLog | MovieLogs,
+  owner: MovieLogHttpOptions['owner'],
+): (request: Request) => Promise<MovieLog | undefined> {
+  const many = typeof (source as Partial<MovieLogs>).of === 'function'
+  if (many !== (owner !== undefined)) {
+    throw new TypeError(
+      many
+        ? 'movie-log: many logs (createMovieLogs) need options.owner, a function of the request that names its owner'
+        : 'movie-log: options.owner is for many logs: pass createMovieLogs(store), not one log',
+    )
+  }
+  if (!many) return async () => source as MovieLog
+  const logs = source as MovieLogs
+  const named = owner as NonNullable<MovieLogHttpOptions['owner']>
+  return async (request) => {
+    const name = await named(request)
+    return name === undefined ? undefined : logs.of(name)
+  }
+}
+
 /** The contract as a web-standard handler: `(request: Request) => Promise<Response>`. */
 export function createMovieLogFetch(
-  log: MovieLog,
+  log: MovieLog | MovieLogs,
   options?: MovieLogHttpOptions,
 ): (request: Request) => Promise<Response> {
   const reply = createMovieLogReplier(log, options)

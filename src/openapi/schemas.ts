@@ -10,7 +10,7 @@ import {
   TITLE_MAX_LENGTH,
   UNSAFE_IN_LINK,
 } from '../core/fields'
-import { type JsonSchema, schemaRef } from './parts'
+import { type JsonSchema, schemaRef } from './components'
 
 /** The inside of a one-class regex (`[a-z]` -> `a-z`), to build other classes from it. */
 function classBody(pattern: RegExp): string {

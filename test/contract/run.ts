@@ -16,13 +16,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { toNodeHandler } from 'h3/node'
-import { createApp } from '../../examples/server'
-import { openStore } from '../../examples/store'
+import { createMovieLog } from '../../src/index'
+import { createApp } from '../../src/server/server'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-const store = await openStore('memory://')
-const server = createServer(toNodeHandler(createApp(store)))
+const server = createServer(toNodeHandler(createApp(createMovieLog('memory://'))))
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 // Portman writes its working files into the folder it runs in: a temporary one.
@@ -44,6 +43,5 @@ try {
 } finally {
   server.closeAllConnections()
   server.close()
-  await store.disconnect()
   rmSync(folder, { recursive: true, force: true })
 }

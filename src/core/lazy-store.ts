@@ -1,0 +1,75 @@
+import { isProgrammingError, type LogDriver, type StoreDriver } from './driver'
+import { MovieLogError, UnsupportedStoreError } from './errors'
+
+/**
+ * A store whose driver is opened on first use (a store URL: its client is imported and
+ * connected then), so that `createMovieLog(url)` can answer at once. An open that failed is
+ * tried again by the next call: the log works again once the store is back.
+ */
+export function lazyStore(
+  kind: string,
+  remote: boolean,
+  open: () => Promise<StoreDriver>,
+): StoreDriver {
+  let opened: StoreDriver | undefined
+  let opening: Promise<StoreDriver> | undefined
+  let closed = false
+  const driver = (): Promise<StoreDriver> | StoreDriver => {
+    if (opened) return opened
+    if (closed)
+      throw new UnsupportedStoreError('This movie log was closed: create another to use the store')
+    opening ??= open().then(
+      (store) => {
+        opened = store
+        return store
+      },
+      (error: unknown) => {
+        opening = undefined
+        throw error
+      },
+    )
+    return opening
+  }
+  return {
+    kind,
+    remote,
+    get atomic() {
+      return opened?.atomic ?? true
+    },
+    log: (owner) => {
+      // The opened driver's log for this owner, made once for this view (a log made per request
+      // goes with it), and made again if the store was opened again.
+      let opened: { store: StoreDriver; log: LogDriver } | undefined
+      const logOf = async () => {
+        const store = await driver()
+        if (opened?.store !== store) opened = { store, log: store.log(owner) }
+        return opened.log
+      }
+      return {
+        put: async (movie) => (await logOf()).put(movie),
+        get: async (id) => (await logOf()).get(id),
+        listAfter: async (after, limit) => (await logOf()).listAfter(after, limit),
+        listByDate: async (query, limit) => (await logOf()).listByDate(query, limit),
+        replace: async (expected, next) => (await logOf()).replace(expected, next),
+        remove: async (expected) => (await logOf()).remove(expected),
+        create: async (key, value, ttlMs) => (await logOf()).create(key, value, ttlMs),
+        read: async (key) => (await logOf()).read(key),
+        write: async (key, value, ttlMs) => (await logOf()).write(key, value, ttlMs),
+      }
+    },
+    drop: async (owner) => (await driver()).drop(owner),
+    owners: async (after, limit) => (await driver()).owners(after, limit),
+    // Before the driver is there, what failed was opening it: the store, unless it was a bug
+    // or movie-log refusing the store (a malformed URL, a version it does not know).
+    isStoreFailure: (error) =>
+      opened
+        ? opened.isStoreFailure(error)
+        : !isProgrammingError(error) && !(error instanceof MovieLogError),
+    close: async () => {
+      closed = true
+      const store = opened ?? (await opening?.catch(() => undefined))
+      opened = undefined
+      await store?.close()
+    },
+  }
+}

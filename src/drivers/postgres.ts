@@ -1,0 +1,139 @@
+/**
+ * @module PostgreSQL through pg: `postgres://USER@HOST:5432/DATABASE`, on a pool of the
+ * driver's own whose errors it hears, so PostgreSQL ending an idle connection (a restart, a
+ * failover, an idle-connection reaper) costs that connection, never the process.
+ */
+import type { Pool } from 'pg'
+import type { StoreDriver } from '../core/driver'
+import { UnsupportedStoreError } from '../core/errors'
+import { redact } from '../core/store-url'
+import { importPeer } from './peer'
+import { createSqlDriver, type SqlConnection } from './sql-driver'
+import { schemaStatements } from './sql-statements'
+
+/** The oldest PostgreSQL the driver knows (as `server_version_num`). */
+export const POSTGRES_MINIMUM = 120000
+
+// Two processes creating the schema at once would race in the catalogue: one waits for the other.
+const SCHEMA_LOCK = 0x6d6f7669 // 'movi'
+
+/**
+ * Opens a pool on the database a `postgres://` (or `postgresql://`) URL names, checks the
+ * server's version and creates the driver's tables if they are missing.
+ *
+ * @example
+ * ```ts
+ * const driver = await openPostgresDriver('postgres://postgres@127.0.0.1:5432/movies', {
+ *   namespace: 'movie-log',
+ *   connectTimeoutMs: 2000,
+ * })
+ * ```
+ */
+export async function openPostgresDriver(
+  url: string,
+  options: { namespace: string; connectTimeoutMs: number },
+): Promise<StoreDriver> {
+  checkPostgresUrl(url)
+  const { default: pg } = await importPeer('pg', 'postgres://', () => import('pg'))
+  const pool = new pg.Pool({
+    connectionString: url,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    application_name: 'movie-log',
+  })
+  // An idle connection died: the pool has let go of it and opens another on the next query.
+  // Unheard, this event would end the process.
+  pool.on('error', () => {})
+  try {
+    return await preparedDriver(pool, options, () => pool.end())
+  } catch (error) {
+    await pool.end().catch(() => {})
+    throw error
+  }
+}
+
+/**
+ * The driver over a pg `Pool` of the caller's, which `close()` leaves open: checks the server's
+ * version and creates the driver's tables if missing. The pool's `error` events are the
+ * caller's to hear.
+ *
+ * @example
+ * ```ts
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL })
+ * pool.on('error', (error) => console.warn(error))
+ * const driver = await postgresDriverOver(pool, { namespace: 'movie-log' })
+ * ```
+ */
+export function postgresDriverOver(
+  pool: Pool,
+  options: { namespace: string },
+): Promise<StoreDriver> {
+  return preparedDriver(pool, options, async () => {})
+}
+
+async function preparedDriver(
+  pool: Pool,
+  options: { namespace: string },
+  close: () => Promise<void>,
+): Promise<StoreDriver> {
+  const connection: SqlConnection = {
+    dialect: 'postgres',
+    query: async (sql, parameters) => (await pool.query(sql, parameters as unknown[])).rows,
+    close,
+  }
+  const [row] = await connection.query(
+    `SELECT current_setting('server_version_num') AS number, current_setting('server_version') AS version`,
+    [],
+  )
+  checkPostgresVersion(Number(row?.number), String(row?.version))
+  await createSchema(pool)
+  return createSqlDriver(connection, { kind: 'postgres', namespace: options.namespace })
+}
+
+/**
+ * Refuses a PostgreSQL older than the driver knows, naming both versions.
+ *
+ * @example
+ * ```ts
+ * checkPostgresVersion(110005, '11.5') // throws UnsupportedStoreError
+ * ```
+ */
+export function checkPostgresVersion(number: number, version: string): void {
+  if (!(number >= POSTGRES_MINIMUM)) {
+    throw new UnsupportedStoreError(
+      `PostgreSQL ${version} is too old for movie-log: it needs PostgreSQL ${POSTGRES_MINIMUM / 10000} or later`,
+    )
+  }
+}
+
+// pg would connect to the user's own database: a store URL must say which.
+function checkPostgresUrl(url: string): void {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined
+  if (!parsed || !(parsed.hostname || parsed.searchParams.has('host'))) {
+    throw new UnsupportedStoreError(
+      `The store URL '${redact(url)}' is not a valid URL with a host (postgres://USER@HOST:5432/DATABASE)`,
+    )
+  }
+  if (parsed.pathname.replace(/^\//, '') === '') {
+    throw new UnsupportedStoreError(
+      `The store URL '${redact(url)}' names no database (postgres://USER@HOST:5432/DATABASE)`,
+    )
+  }
+}
+
+async function createSchema(pool: Pool): Promise<void> {
+  const client = await pool.connect()
+  let failure: unknown
+  try {
+    await client.query('BEGIN')
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
+    for (const statement of schemaStatements('postgres')) await client.query(statement)
+    await client.query('COMMIT')
+  } catch (error) {
+    failure = error
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  } finally {
+    // A connection that failed is not given back to the pool, but closed.
+    client.release(failure !== undefined)
+  }
+}

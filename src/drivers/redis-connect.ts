@@ -1,0 +1,140 @@
+import { UnsupportedStoreError } from '../core/errors'
+import { redact } from '../core/store-url'
+import { isConnectionFailure, RedisUnavailable } from './redis-failure'
+
+/**
+ * The node-redis calls the Redis driver makes, all of them documented by node-redis (its
+ * README: commands in camelCase, `isReady`, `isOpen`, `close`, events; docs/clustering.md).
+ * Typed here so the core needs no Redis package of its own.
+ */
+export interface RedisClient {
+  readonly isReady: boolean
+  readonly isOpen: boolean
+  connect(): Promise<unknown>
+  close(): Promise<void>
+  destroy(): void
+  on(event: 'error' | 'ready', listener: (error?: unknown) => void): unknown
+  off(event: 'error' | 'ready', listener: (error?: unknown) => void): unknown
+  get(key: string): Promise<string | null>
+  mGet(keys: string[]): Promise<(string | null)[]>
+  del(keys: string[]): Promise<number>
+  exists(key: string): Promise<number>
+  zAdd(key: string, member: { score: number; value: string }): Promise<number>
+  zRem(key: string, member: string): Promise<number>
+  zRange(
+    key: string,
+    min: string,
+    max: string,
+    options: { BY: 'LEX'; LIMIT: { offset: number; count: number } },
+  ): Promise<string[]>
+  info(section: string): Promise<string>
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+}
+
+// The first Redis with ZRANGE's BYLEX ... REV ... LIMIT form, which every page uses.
+const OLDEST = [6, 2]
+
+/**
+ * Refuses, from `INFO server`'s text, a Redis older than 6.2 (naming the version found) and a
+ * Redis Cluster node, which one client cannot serve every owner's slot from. `label` names the
+ * Redis in the message (`The Redis at redis://cache:6379`).
+ *
+ * @example
+ * ```ts
+ * checkRedisServer(await client.info('server'), 'The Redis at redis://cache:6379') // 6.0.16: throws
+ * ```
+ */
+export function checkRedisServer(info: string, label: string): void {
+  const version = /^redis_version:(\S+)/m.exec(info)?.[1]
+  const [major = 0, minor = 0] = (version ?? '').split('.').map(Number)
+  const [oldestMajor, oldestMinor] = OLDEST as [number, number]
+  if (!version || major < oldestMajor || (major === oldestMajor && minor < oldestMinor)) {
+    throw new UnsupportedStoreError(
+      `${label} is ${version ? `version ${version}` : 'of no version it reports'}: movie-log needs Redis 6.2 or later`,
+    )
+  }
+  if (/^redis_mode:cluster\b/m.test(info)) {
+    throw new UnsupportedStoreError(
+      `${label} is a Redis Cluster node: movie-log opens one Redis (a redis:// URL); not yet a cluster`,
+    )
+  }
+}
+
+/**
+ * Opens a node-redis client on a redis:// or rediss:// URL, wired to fail fast and reconnect:
+ * no offline queue (a call while Redis is away fails at once rather than waiting for it), a
+ * connect timeout, and a backoff up to 2 s between reconnects. It connects once, here, waiting
+ * up to `connectTimeoutMs` for it to be ready or fail; a Redis that is not there yet is no error
+ * (calls fail until it is).
+ * `unavailable()` then says why a call failed while the client was not ready: the first error
+ * since it last was (refused, unknown host, wrong password), password hidden.
+ */
+export async function openRedisClient(
+  url: string,
+  connectTimeoutMs: number,
+): Promise<{ client: RedisClient; unavailable: (error: unknown) => unknown }> {
+  const database = URL.canParse(url) ? new URL(url).pathname.slice(1) : ''
+  if (!URL.canParse(url) || !new URL(url).hostname || !/^\d*$/.test(database)) {
+    throw new UnsupportedStoreError(
+      URL.canParse(url) && new URL(url).hostname
+        ? `The Redis URL '${redact(url)}' names the database '${decodeURIComponent(database)}': it must be a number, as in redis://HOST:6379/0`
+        : `'${redact(url)}' is not a Redis URL with a host (redis://[[USER]:PASSWORD@]HOST[:PORT][/DB])`,
+    )
+  }
+  const { createClient } = await importKeyvRedis()
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: connectTimeoutMs,
+      reconnectStrategy: (retries: number) => Math.min(2 ** retries * 100, 2000),
+    },
+  }) as unknown as RedisClient
+  // node-redis raises an error event for every failed connect; without a listener it would
+  // end the process. The first since the client was last ready says why it is not.
+  let why: unknown
+  client.on('error', (error) => {
+    why ??= error
+  })
+  client.on('ready', () => {
+    why = undefined
+  })
+  // Connect once, here: concurrent first commands would race each other's connect(). Wait for
+  // ready or the first error (it reconnects in the background), no timer outliving the wait
+  // (a command-line run would wait for it before exiting).
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      client.off('ready', done)
+      client.off('error', done)
+      resolve()
+    }
+    const timer = setTimeout(done, connectTimeoutMs)
+    client.on('ready', done)
+    client.on('error', done)
+    client.connect().catch(() => {})
+  })
+  const where = redact(url)
+  return {
+    client,
+    // Only an error that says no more than "offline" is explained; an error reply says itself.
+    unavailable: (error) =>
+      client.isReady || why === undefined || !isConnectionFailure(error)
+        ? error
+        : new RedisUnavailable(
+            `The Redis at ${where} is unavailable: ${(why as Error).message ?? String(why)}`,
+            { cause: why },
+          ),
+  }
+}
+
+async function importKeyvRedis() {
+  try {
+    return await import('@keyv/redis')
+  } catch (error) {
+    throw new UnsupportedStoreError(
+      `A redis:// store needs the @keyv/redis package (npm install @keyv/redis): ${(error as Error).message}`,
+    )
+  }
+}

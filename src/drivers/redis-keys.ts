@@ -1,0 +1,71 @@
+import { UnsupportedStoreError } from '../core/errors'
+
+/** The keys of one owner's log on Redis, all under one hash tag. */
+export interface RedisLogKeys {
+  /** `{<ns>:<owner>}`: the hash tag every key of the log starts with. */
+  tag: string
+  /** Prefix of a movie's key; the id follows. */
+  movie: string
+  /** Sorted set of ids, all at score 0: lexical order is the order added. */
+  ids: string
+  /** Sorted set of `screenedDate|id`, all at score 0. */
+  dates: string
+  /** Edits and deletes so far (see counted-cache.ts). */
+  changes: string
+  /** Prefix of a record's key; the record's key follows. */
+  record: string
+  /** Sorted set of live record keys, scored by when they expire: what `drop` deletes. */
+  records: string
+}
+
+/**
+ * An owner's name as it appears in its keys: `encodeURIComponent`, so `{`, `}`, `:`, spaces and
+ * non-ASCII never reach the key, and a lone surrogate (which it refuses) as `%uXXXX`, a form
+ * it never writes. Two owners never share a tag.
+ */
+export function encodeOwner(owner: string): string {
+  return owner.replace(/\p{Cs}|\P{Cs}+/gu, (part) =>
+    /^\p{Cs}$/u.test(part)
+      ? `%u${part.charCodeAt(0).toString(16).toUpperCase()}`
+      : encodeURIComponent(part),
+  )
+}
+
+/**
+ * Refuses a namespace that would break the hash tag: Redis hashes the text between the first
+ * `{` and the next `}`, so a brace in the namespace would put owners' keys in other slots.
+ */
+export function checkNamespace(namespace: string): void {
+  if (/[{}]/.test(namespace)) {
+    throw new UnsupportedStoreError(
+      `The namespace '${namespace}' has a '{' or '}': Redis reads them as a key's hash tag, so the namespace cannot hold them`,
+    )
+  }
+}
+
+/**
+ * The key layout of one owner's log: `{<ns>:<enc(owner)>}:movie:<id>`, `…:ids`, `…:dates`,
+ * `…:changes`, `…:record:<key>` and `…:records`. One hash tag, so every script and multi-key
+ * command of a log stays in one Redis Cluster slot, and each owner's log is a slot of its own.
+ */
+export function redisLogKeys(namespace: string, owner: string): RedisLogKeys {
+  const tag = `{${namespace}:${encodeOwner(owner)}}`
+  return {
+    tag,
+    movie: `${tag}:movie:`,
+    ids: `${tag}:ids`,
+    dates: `${tag}:dates`,
+    changes: `${tag}:changes`,
+    record: `${tag}:record:`,
+    records: `${tag}:records`,
+  }
+}
+
+/**
+ * The sorted set of a namespace's owners, `{<ns>}:owners`, all at score 0 (lexical order: by
+ * UTF-8 bytes, which is by code point). Its own hash tag: an owner's keys keep theirs, so on a
+ * cluster this set is one slot and each owner's log another.
+ */
+export function redisOwnersKey(namespace: string): string {
+  return `{${namespace}}:owners`
+}

@@ -1,0 +1,141 @@
+import { type DateQuery, type LogDriver, SOLE_OWNER } from '../core/driver'
+import { type Movie, sameMovie } from '../core/movie'
+import type { OwnerCaches } from './counted-cache'
+import type { MovieCache } from './movie-cache'
+import type { RedisClient } from './redis-connect'
+import { redisLogKeys, redisOwnersKey } from './redis-keys'
+import { PAGE, PUT_COUNTED, RECORD, REMOVE, REPLACE } from './redis-scripts'
+
+/** What every log of one Redis driver shares: the client, its scripts, its caches. */
+export interface RedisShared {
+  namespace: string
+  /** Runs `work` on the client, once the server's version is known to be supported. */
+  call<T>(work: (client: RedisClient) => Promise<T>): Promise<T>
+  /** Runs a script of redis-scripts.ts by its SHA1, sending its text only when Redis lacks it. */
+  run(script: string, keys: string[], args: string[]): Promise<unknown>
+  /** Movies by id, per owner, good while the owner's changes count holds. */
+  caches: OwnerCaches<Movie>
+  /** Movies by the exact text stored: an edit elsewhere leaves the others' objects reusable. */
+  texts: MovieCache
+}
+
+// Most members a page script reads at once (Lua's unpack has a limit of its own).
+const SCRIPT_PAGE = 1000
+// A date member: the 23-character screenedDate, '|', the id (from character 25).
+const dateMember = (movie: Pick<Movie, 'id' | 'screenedDate'>) =>
+  `${movie.screenedDate}|${movie.id}`
+// '}' follows '|': below it are all members of dates up to and including this one.
+const throughDate = (date: string) => `(${date}}`
+
+/**
+ * One owner's log on Redis: two sorted sets beside the movies, of ids (the order added) and of
+ * `screenedDate|id` (the date order), both by lexical order. Scripts change a movie and its
+ * index entries in one step, so concurrent writers from many processes never disagree; a page
+ * is one script: its ZRANGE, the owner's changes count, and the movies' texts only when an
+ * edit or delete since this process last listed the owner may have left its movies old.
+ * Made per call of `log(owner)`: it holds the owner's key names and nothing else.
+ */
+export function redisLog(shared: RedisShared, owner: string): LogDriver {
+  const keys = redisLogKeys(shared.namespace, owner)
+  const { caches, texts, call, run } = shared
+
+  const parse = (text: string) => texts.get(text) ?? texts.keep(text, JSON.parse(text) as Movie)
+
+  /** The stored text of a movie, when the movie still equals `expected`. */
+  const current = async (expected: Movie) => {
+    const stored = await call((client) => client.get(keys.movie + expected.id))
+    return stored !== null && sameMovie(parse(stored), expected) ? stored : undefined
+  }
+
+  async function page(index: string, start: string, stop: string, limit: number, rev: boolean) {
+    const idAt = index === keys.dates ? 25 : 1
+    const movies: Movie[] = []
+    while (movies.length < limit) {
+      const count = Math.min(limit - movies.length, SCRIPT_PAGE)
+      const args = [start, stop, String(count), rev ? '1' : '0', keys.movie, String(idAt)]
+      const [members, seen, values] = (await run(
+        PAGE,
+        [index, keys.changes],
+        [...args, caches.count(owner)],
+      )) as [string[], string, (string | null)[] | undefined]
+      const ids = members.map((member) => member.slice(idAt - 1))
+      const found = caches.at(owner, seen, ids)
+      // The texts came with the page when the cache was older; else read only those it lacks.
+      const positions = values ? [...ids.keys()] : found.flatMap((movie, at) => (movie ? [] : [at]))
+      const read =
+        values ??
+        (positions.length === 0
+          ? []
+          : await call((client) => client.mGet(positions.map((at) => keys.movie + ids[at]))))
+      for (const [at, text] of read.entries()) {
+        if (text !== null) {
+          const movie = parse(text)
+          found[positions[at] as number] = caches.keep(owner, seen, movie.id, movie)
+        }
+      }
+      for (const [position, movie] of found.entries()) {
+        // A movie deleted between the range and the read is skipped.
+        const member = members[position] as string
+        if (movie && (index === keys.ids ? movie.id : dateMember(movie)) === member)
+          movies.push(movie)
+      }
+      if (members.length < count) break
+      start = `(${members.at(-1)}`
+    }
+    return movies
+  }
+
+  const record = (name: string, value: string, ttlMs: number, onlyIfAbsent: boolean) =>
+    run(
+      RECORD,
+      [keys.record + name, keys.records],
+      [value, String(Math.ceil(ttlMs)), name, onlyIfAbsent ? '1' : '0'],
+    )
+
+  return {
+    get: async (id) => {
+      const text = await call((client) => client.get(keys.movie + id))
+      return text === null ? undefined : parse(text)
+    },
+    // An owner's first movie is stored only once the owner is in the owners set: while its ids
+    // set is not empty (Redis deletes an empty one) the owner is listed, whatever fails between.
+    put: async (movie) => {
+      const args = [JSON.stringify(movie), movie.id, dateMember(movie)]
+      const written = [keys.movie + movie.id, keys.ids, keys.dates, keys.changes]
+      const listed = owner === SOLE_OWNER ? '1' : '0'
+      let stored = await run(PUT_COUNTED, written, [...args, listed])
+      if (stored === 2) {
+        const owners = redisOwnersKey(shared.namespace)
+        await call((client) => client.zAdd(owners, { score: 0, value: owner }))
+        stored = await run(PUT_COUNTED, written, [...args, '1'])
+      }
+      return stored === 1
+    },
+    replace: async (expected, next) => {
+      const stored = await current(expected)
+      if (stored === undefined) return false
+      const args = [stored, JSON.stringify(next), dateMember(expected), dateMember(next)]
+      return (await run(REPLACE, [keys.movie + next.id, keys.dates, keys.changes], args)) === 1
+    },
+    remove: async (expected) => {
+      const stored = await current(expected)
+      if (stored === undefined) return false
+      const written = [keys.movie + expected.id, keys.ids, keys.dates, keys.changes]
+      return (await run(REMOVE, written, [stored, expected.id, dateMember(expected)])) === 1
+    },
+    listAfter: (after, limit) =>
+      page(keys.ids, after === undefined ? '-' : `(${after}`, '+', limit, false),
+    listByDate: (query: DateQuery, limit) => {
+      const resume =
+        query.after && `(${dateMember({ screenedDate: query.after.date, id: query.after.id })}`
+      return query.descending
+        ? page(keys.dates, resume ?? throughDate(query.to), `[${query.from}`, limit, true)
+        : page(keys.dates, resume ?? `[${query.from}`, throughDate(query.to), limit, false)
+    },
+    create: async (name, value, ttlMs) => (await record(name, value, ttlMs, true)) === 1,
+    read: async (name) => (await call((client) => client.get(keys.record + name))) ?? undefined,
+    write: async (name, value, ttlMs) => {
+      await record(name, value, ttlMs, false)
+    },
+  }
+}

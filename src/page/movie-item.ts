@@ -1,0 +1,54 @@
+/** One movie of the diary: how it reads, and its Edit and Delete buttons. */
+import type { Movie } from '../client/index'
+import { element } from './dom'
+
+export interface ItemActions {
+  edit(movie: Movie, item: HTMLLIElement): void
+  remove(movie: Movie, item: HTMLLIElement): void
+}
+
+/** The list item of `movie`; `notice` (a 412's explanation, say) is shown above it. */
+export function movieItem(movie: Movie, actions: ItemActions, notice = ''): HTMLLIElement {
+  const item = element('li', { class: 'movie', 'data-id': movie.id })
+  const headingId = `movie-${movie.id}`
+  const screened = element('time', { datetime: movie.screenedDate }, [
+    formatDate(movie.screenedDate),
+  ])
+  const body = element('article', { 'aria-labelledby': headingId }, [
+    element('h3', { id: headingId }, [
+      movie.title,
+      ' ',
+      element('span', { class: 'year' }, [`(${movie.releaseYear})`]),
+    ]),
+    element('p', { class: 'meta' }, [
+      'Screened ',
+      screened,
+      ' · ',
+      element('a', { href: movie.imdbLink, rel: 'noreferrer' }, [
+        'IMDb',
+        element('span', { class: 'visually-hidden' }, [` page of ${movie.title}`]),
+      ]),
+    ]),
+  ])
+  if (movie.notes) body.append(element('p', { class: 'notes' }, [movie.notes]))
+  const edit = element('button', { type: 'button', 'aria-describedby': headingId }, ['Edit'])
+  const remove = element(
+    'button',
+    { type: 'button', class: 'danger', 'aria-describedby': headingId },
+    ['Delete'],
+  )
+  edit.addEventListener('click', () => actions.edit(movie, item))
+  remove.addEventListener('click', () => actions.remove(movie, item))
+  if (notice) item.append(element('p', { class: 'notice', role: 'alert' }, [notice]))
+  item.append(body, element('div', { class: 'actions' }, [edit, remove]))
+  return item
+}
+
+// The date as the diary reads it, in the viewer's language; the time only when it was given.
+function formatDate(screenedDate: string): string {
+  const [date = '', time = ''] = screenedDate.split('T')
+  const [year, month, day] = date.split('-').map(Number)
+  const day0 = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1))
+  const text = day0.toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' })
+  return time.startsWith('00:00:00') ? text : `${text}, ${time.slice(0, 5)}`
+}

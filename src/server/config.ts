@@ -1,0 +1,100 @@
+/**
+ * The server's settings, read from environment variables:
+ *
+ *   PORT             port to listen on                      default 3000
+ *   HOST             address to bind                        default 127.0.0.1
+ *   MOVIE_LOG_STORE  memory:// | sqlite://PATH | redis://… | rediss://… | postgres://…
+ *                                                           default sqlite://./data/movies.sqlite
+ *   MOVIE_LOG_TOKEN  writes need `Authorization: Bearer <token>`       default: open
+ *   MOVIE_LOG_PRIVATE=1           reading needs the token too
+ *   MOVIE_LOG_USERS  a users file (`name:<token SHA-256>` lines): a household, a diary and a
+ *                    token per person; every request needs a token (./users.ts)
+ *   MOVIE_LOG_CORS_ORIGINS        comma-separated origins, or *     default: no CORS
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { MovieLogAction } from '../http/options'
+import { parseUsers, type User } from './users'
+
+export interface ServerConfig {
+  port: number
+  host: string
+  storeUrl: string
+  /** When set, adding, changing and deleting need `Authorization: Bearer <token>`. */
+  token?: string
+  /** With a token: reading needs it too. */
+  private: boolean
+  /** Browser origins allowed to call the log (CORS). */
+  corsOrigins?: '*' | string[]
+  /** A household: each person's diary, reached with their own token (MOVIE_LOG_USERS). */
+  users?: User[]
+}
+
+/** A configuration the server cannot start with. Its message is the one line it prints. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Reads the server's settings from environment variables, with the contract's defaults. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = Number(env.PORT ?? 3000)
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new ConfigError(`PORT must be a port number from 1 to 65535, not '${env.PORT}'`)
+  }
+  const users = env.MOVIE_LOG_USERS ? readUsers(env.MOVIE_LOG_USERS) : undefined
+  if (users && env.MOVIE_LOG_TOKEN) {
+    throw new ConfigError(
+      'MOVIE_LOG_TOKEN and MOVIE_LOG_USERS are both set: with a users file each person has a token of their own; unset MOVIE_LOG_TOKEN',
+    )
+  }
+  if (env.MOVIE_LOG_PRIVATE === '1' && !env.MOVIE_LOG_TOKEN && !users) {
+    throw new ConfigError(
+      'MOVIE_LOG_PRIVATE=1 needs MOVIE_LOG_TOKEN: without a token no one could read',
+    )
+  }
+  const origins = env.MOVIE_LOG_CORS_ORIGINS?.split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    storeUrl: env.MOVIE_LOG_STORE || 'sqlite://./data/movies.sqlite',
+    token: env.MOVIE_LOG_TOKEN || undefined,
+    private: env.MOVIE_LOG_PRIVATE === '1',
+    corsOrigins: origins?.includes('*') ? '*' : origins?.length ? origins : undefined,
+    ...(users && { users }),
+  }
+}
+
+/** The people of the users file at `file`; a file that is missing, unreadable or empty stops the start. */
+function readUsers(file: string): User[] {
+  let users: User[]
+  try {
+    users = parseUsers(readFileSync(file, 'utf8'))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const why = code ? `cannot be read (${code})` : (error as Error).message
+    throw new ConfigError(`MOVIE_LOG_USERS: ${file} ${why}`)
+  }
+  if (users.length === 0) {
+    throw new ConfigError(
+      `MOVIE_LOG_USERS: ${file} names no one: add a person with movie-log user add NAME`,
+    )
+  }
+  return users
+}
+
+/** `authorize` for the server: a bearer token for every write, and for reads when private. */
+export function bearerTokenAuthorizer(
+  token: string,
+  readsNeedToken: boolean,
+): (request: Request, action: MovieLogAction) => boolean {
+  // Digests of equal length, compared in constant time: the comparison leaks nothing of the token.
+  const expected = createHash('sha256').update(token).digest()
+  return (request, action) => {
+    const isRead = action === 'list' || action === 'read'
+    if (isRead && !readsNeedToken) return true
+    const sent = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? ''
+    return timingSafeEqual(createHash('sha256').update(sent).digest(), expected)
+  }
+}

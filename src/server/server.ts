@@ -1,0 +1,172 @@
+/**
+ * The server `movie-log serve` runs (and `npm start`): h3 v2 + listhen, the log at /movies,
+ * the diary page at /, the API reference at /docs. Its settings: ./config.ts.
+ */
+import type { ServerResponse } from 'node:http'
+import { H3 } from 'h3'
+import { toNodeHandler } from 'h3/node'
+import { listen } from 'listhen'
+import { toH3Handler } from '../../adapters/h3'
+import { redact } from '../core/store-url'
+import { readsBodiesFromNode } from '../http/node-body'
+import type { MovieLogHttpOptions } from '../http/options'
+import { type MovieLog, type MovieLogs, StoreUnavailableError } from '../index'
+import { bearerTokenAuthorizer, ConfigError, configFromEnv, type ServerConfig } from './config'
+import { diaryPage } from './diary-page'
+import { createRequestLog } from './request-log'
+import { addSite } from './site'
+import { missingPackage } from './start-errors'
+import { openCheckedLog, openCheckedLogs, StoreOpenError } from './store'
+import { ownerOfToken } from './users'
+
+export interface RunningServer {
+  /** Where the log is served, e.g. `http://127.0.0.1:3000/movies`. */
+  url: string
+  /** Stops accepting, finishes in-flight requests, then closes the store. */
+  close(): Promise<void>
+}
+
+/**
+ * The h3 app: the log at /movies, the diary page at / (a pointer to the log for JSON), /docs.
+ * With `config.users`, `log` is many logs (`createMovieLogs`): each request reaches the diary
+ * of the person whose token it bears.
+ */
+export function createApp(
+  log: MovieLog | MovieLogs,
+  config: Partial<ServerConfig> = {},
+  onError?: MovieLogHttpOptions['onError'],
+): H3 {
+  const options: MovieLogHttpOptions = { cors: config.corsOrigins, onError }
+  if (config.users) options.owner = ownerOfToken(config.users)
+  if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
+  const app = new H3({ silent: true })
+  // People get the diary page at / and the API reference at /docs; programs, the pointer.
+  addSite(app, () => diaryPage(), { name: 'movie-log', movies: '/movies' })
+  return app.mount('/movies', toH3Handler(log, options))
+}
+
+/** Opens the store, checks that it answers, and listens. Rejects with a one-line reason. */
+export async function startServer(
+  config: ServerConfig,
+  log: (line: string) => void = console.log,
+): Promise<RunningServer> {
+  const opening = config.users ? openCheckedLogs(config.storeUrl) : openCheckedLog(config.storeUrl)
+  const store = await opening.catch((error: unknown) => {
+    throw error instanceof StoreOpenError ? new ConfigError(error.message) : error
+  })
+  // Found, or built from source, before the first request: a page that fails stops the start.
+  await diaryPage().catch(async (error: unknown) => {
+    await store.close().catch(() => {})
+    throw new ConfigError(`cannot build the diary page (${reason(error)})`)
+  })
+
+  const requestLog = createRequestLog(log)
+  // A 5xx's line says why: for a 503, what the store said and its own code.
+  const onError = (error: unknown, request: Request) => {
+    const response = (request as { runtime?: { node?: { res?: ServerResponse } } }).runtime?.node
+      ?.res
+    if (!StoreUnavailableError.is(error)) console.error('[movie-log]', error)
+    const why = StoreUnavailableError.is(error)
+      ? `${error.message} [${error.storeCode ?? 'no code'}]`
+      : `(${error instanceof Error ? error.name : 'error'}: see above)`
+    if (response) requestLog.explain(response, why)
+  }
+  // Its requests come straight from node:http: the log may read their bodies from Node.
+  const handle = requestLog.timed(
+    readsBodiesFromNode(toNodeHandler(createApp(store, config, onError))),
+  )
+  // isProd: fail on a busy port instead of moving to another one; autoClose: signals are ours.
+  const listener = await listen(handle, {
+    port: config.port,
+    hostname: config.host,
+    showURL: false,
+    isProd: true,
+    autoClose: false,
+    qr: false,
+    public: false,
+  }).catch(async (error: unknown) => {
+    await store.close().catch(() => {})
+    throw new ConfigError(`cannot listen on ${config.host}:${config.port} (${reason(error)})`)
+  })
+
+  const stopLogging = requestLog.follow(listener.server)
+  const url = new URL('/movies', listener.url).href
+  const people = config.users ? `, a household of ${config.users.length}` : ''
+  log(`movie-log listening on ${url} (store: ${redact(config.storeUrl)}${people})`)
+  return {
+    url,
+    close: async () => {
+      await listener.close()
+      stopLogging()
+      await store.close()
+    },
+  }
+}
+
+/**
+ * A line writer that gathers the lines of one turn of the event loop into a single write: a
+ * write per request would cost the server more than the request itself.
+ */
+function batchedLines(stream: NodeJS.WritableStream): {
+  write: (line: string) => void
+  flush: () => void
+} {
+  let pending = ''
+  const flush = () => {
+    if (pending === '') return
+    const text = pending
+    pending = ''
+    stream.write(text)
+  }
+  return {
+    write: (line) => {
+      if (pending === '') setImmediate(flush)
+      pending += `${line}\n`
+    },
+    flush,
+  }
+}
+
+function reason(error: unknown): string {
+  const cause =
+    error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''
+  const message = error instanceof Error ? error.message : String(error)
+  return (message || (error as Error)?.name || 'unknown error') + cause
+}
+
+/**
+ * Runs the server in this process until SIGTERM or SIGINT, then shuts it down cleanly: what
+ * `movie-log serve` and `npm start` run. A bad setting prints one line and exits 1.
+ */
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const lines = batchedLines(process.stdout)
+  let server: RunningServer
+  try {
+    server = await startServer(configFromEnv(env), lines.write)
+  } catch (error) {
+    const missing = missingPackage(error)
+    const message =
+      error instanceof ConfigError
+        ? error.message
+        : missing
+          ? `the package '${missing}' is not installed: npm install ${missing}`
+          : reason(error)
+    console.error(`movie-log: cannot start: ${message.replace(/\s+/g, ' ')}`)
+    process.exit(1)
+  }
+  let stopping = false
+  const stop = async (signal: string) => {
+    // A second signal (a terminal's Ctrl-C reaches npm and the server both) must not cut the
+    // shutdown short before the store is closed.
+    if (stopping) return
+    stopping = true
+    lines.write(`movie-log: ${signal}, finishing in-flight requests`)
+    // A request that never ends must not keep the process from stopping.
+    setTimeout(() => process.exit(1), 10_000).unref()
+    await server.close()
+    lines.flush()
+    process.exit(0)
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}

@@ -1,0 +1,92 @@
+/**
+ * The one line the server prints when it cannot start: a store that cannot be opened (what
+ * went wrong, named by the store's own error, with the store URL and never its password), or a
+ * package that is not installed.
+ */
+import { resolve } from 'node:path'
+
+type Explain = (url: URL, code: string) => string
+
+const unreachable =
+  (what: string): Explain =>
+  (_url, code) =>
+    `cannot be reached: ${what} (${code})`
+const refusedCredentials: Explain = (_url, code) => `refused the user name or password (${code})`
+
+// Node errnos, PostgreSQL SQLSTATEs, Redis replies, SQLite codes: the causes a first start meets.
+const BY_CODE: Record<string, Explain> = {
+  ECONNREFUSED: unreachable('connection refused'),
+  ECONNRESET: unreachable('connection reset'),
+  EHOSTUNREACH: unreachable('no route to the host'),
+  ENETUNREACH: unreachable('no route to the network'),
+  ETIMEDOUT: unreachable('no answer in time'),
+  ConnectionTimeoutError: unreachable('no answer in time'),
+  ENOTFOUND: (url, code) => `cannot be reached: unknown host '${url.hostname}' (${code})`,
+  EAI_AGAIN: (url, code) => `cannot be reached: cannot resolve host '${url.hostname}' (${code})`,
+  WRONGPASS: refusedCredentials,
+  NOAUTH: (_url, code) => `needs a password, and the URL has none (${code})`,
+  '28P01': refusedCredentials,
+  '28000': refusedCredentials,
+  '3D000': (url, code) => `has no database '${url.pathname.slice(1)}' (${code})`,
+  // Redis answers SELECT of a missing index with `ERR DB index is out of range`.
+  'ERR DB index': (url) =>
+    `has no database ${url.pathname.slice(1)} (ERR DB index is out of range: Redis has 16 by default, 0 to 15)`,
+  SQLITE_CANTOPEN: (url, code) => `cannot be opened: ${url.pathname} (${code})`,
+}
+
+/** One line saying why the store at `storeUrl` could not be opened, password hidden. */
+export function explainStoreFailure(storeUrl: string, error: unknown): string {
+  if (storeUrl.startsWith('sqlite://')) {
+    // The file's own error: a folder that cannot be made, a file that cannot be opened.
+    const cause = [...causes(error)].findLast((each) => (each as { code?: unknown }).code)
+    return explainSqliteFailure(resolve(storeUrl.slice('sqlite://'.length)), cause ?? error)
+  }
+  const url = new URL(storeUrl)
+  for (const candidate of causes(error)) {
+    const code = codeOf(candidate)
+    const explain = code && BY_CODE[code]
+    if (explain) return `the store ${redact(storeUrl)} ${explain(url, code)}`
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return `the store ${redact(storeUrl)} cannot be reached (${message || 'no reason given'})`
+}
+
+/** For SQLite: one line naming the path that could not be created or opened. */
+export function explainSqliteFailure(path: string, error: unknown): string {
+  const code = (error as { code?: string }).code ?? 'unknown error'
+  if (code === 'SQLITE_CANTOPEN') return `cannot open the SQLite file ${path} (${code})`
+  return `cannot create the SQLite file ${path}: ${(error as Error).message ?? code}`
+}
+
+function codeOf(error: Error): string | undefined {
+  if (/^ERR DB index/.test(error.message)) return 'ERR DB index'
+  const { code } = error as { code?: unknown }
+  if (typeof code === 'string') return code
+  return /^([A-Z]{4,})\b/.exec(error.message)?.[1] ?? error.name
+}
+
+// The error, the errors it gathers (a refused connect to each address of a host), its causes.
+function* causes(error: unknown, depth = 0): Generator<Error> {
+  if (!(error instanceof Error) || depth > 4) return
+  yield error
+  if (error instanceof AggregateError)
+    for (const inner of error.errors) yield* causes(inner, depth + 1)
+  yield* causes(error.cause, depth + 1)
+}
+
+/**
+ * The packages `movie-log serve` needs beside movie-log: optional peer dependencies, which a
+ * user of the library alone never installs.
+ */
+export const SERVER_PACKAGES = ['h3', 'listhen']
+
+/** The package an import could not find (Node's ERR_MODULE_NOT_FOUND), else undefined. */
+export function missingPackage(error: unknown): string | undefined {
+  if ((error as { code?: unknown })?.code !== 'ERR_MODULE_NOT_FOUND') return undefined
+  return /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1]
+}
+
+/** The URL with its password replaced by `***`, for logs and error messages. */
+export function redact(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@')
+}

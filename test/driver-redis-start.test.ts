@@ -1,0 +1,213 @@
+import KeyvRedis, { createCluster } from '@keyv/redis'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { StoreDriver } from '../src/core/driver'
+import { UnsupportedStoreError } from '../src/core/errors'
+import type { Movie } from '../src/core/movie'
+import { classifyStoreFailure } from '../src/core/store-failure'
+import { openRedisDriver, redisClientOf, redisDriverOver } from '../src/drivers/redis'
+import { checkRedisServer, type RedisClient } from '../src/drivers/redis-connect'
+import { isRedisStoreFailure } from '../src/drivers/redis-failure'
+import { aMovie } from './_movies'
+import { freePort } from './_ports'
+import { type Child, startPrivateClusterNode, startPrivateRedis, stop } from './_processes'
+import { describeWith } from './_services'
+import { tempFolders } from './_temp'
+
+// Opening the Redis driver: URLs, versions, failures, fail-fast and reconnecting, a caller's client.
+const options = { namespace: 'movie-log-start-test', connectTimeoutMs: 500 }
+const movie = { ...aMovie(), notes: '', id: 'id-1' } as Movie
+
+describe('Redis driver: what it refuses and what it calls a store failure', () => {
+  it('refuses a database that is not a number, naming it, the password hidden', async () => {
+    const opening = openRedisDriver('redis://me:s3cret@127.0.0.1:6379/movies', options)
+    await expect(opening).rejects.toThrow(UnsupportedStoreError)
+    await expect(opening).rejects.toThrow(/'movies'.*must be a number/)
+    await expect(opening).rejects.not.toThrow(/s3cret/)
+    await expect(openRedisDriver('redis://', options)).rejects.toThrow(UnsupportedStoreError)
+  })
+
+  it('refuses a namespace with a brace, which would break the hash tag', async () => {
+    await expect(
+      openRedisDriver('redis://127.0.0.1', { ...options, namespace: 'a{b' }),
+    ).rejects.toThrow(/namespace 'a\{b'/)
+  })
+
+  it('refuses a Redis older than 6.2, naming the version found in INFO server, and a cluster node', () => {
+    const info = (version: string) =>
+      `# Server\r\nredis_version:${version}\r\nredis_mode:standalone\r\n`
+    expect(() => checkRedisServer(info('6.0.16'), 'The Redis at redis://cache')).toThrow(
+      new UnsupportedStoreError(
+        'The Redis at redis://cache is version 6.0.16: movie-log needs Redis 6.2 or later',
+      ),
+    )
+    expect(() => checkRedisServer(info('5.0.7'), 'R')).toThrow(/5\.0\.7/)
+    expect(() => checkRedisServer('# Server\r\n', 'R')).toThrow(/no version/)
+    expect(() => checkRedisServer(`${info('7.0.15')}redis_mode:cluster\r\n`, 'R')).toThrow(
+      /R is a Redis Cluster node/,
+    )
+    for (const version of ['6.2.0', '6.2.14', '7.0.15', '10.0.1'])
+      expect(() => checkRedisServer(info(version), 'R')).not.toThrow()
+  })
+
+  it('refuses, at the first call, a Redis too old behind a client the caller made', async () => {
+    const calls: string[] = []
+    const client = fakeClient('redis_version:6.0.9\r\n', calls)
+    const driver = redisDriverOver(client, options)
+    const log = driver.log('alice')
+    expect(calls).toEqual([]) // a log costs no I/O
+    const error = await log.get('x').catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(UnsupportedStoreError)
+    expect((error as Error).message).toMatch(/version 6\.0\.9/)
+    expect(driver.isStoreFailure(error)).toBe(false)
+    expect(calls).toEqual(['info'])
+  })
+
+  it('calls connection errors and replies that say the server cannot serve store failures, bugs not', () => {
+    class ClientOfflineError extends Error {}
+    class SimpleError extends Error {}
+    const failures = [
+      new ClientOfflineError('The client is offline'),
+      Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+      new SimpleError("READONLY You can't write against a read only replica."),
+      new SimpleError('LOADING Redis is loading the dataset in memory'),
+      new SimpleError("OOM command not allowed when used memory > 'maxmemory'."),
+      new SimpleError('WRONGPASS invalid username-password pair or user is disabled.'),
+      new SimpleError('NOAUTH Authentication required.'),
+      new SimpleError('MASTERDOWN Link with MASTER is down'),
+      new SimpleError('ERR max number of clients reached'),
+    ]
+    for (const error of failures)
+      expect([error.message, isRedisStoreFailure(error)]).toEqual([error.message, true])
+    const bugs = [
+      new TypeError('Cannot read properties of undefined'),
+      new SimpleError('ERR user_script:1: Script attempted to access nonexistent global variable'),
+      new SimpleError('WRONGTYPE Operation against a key holding the wrong kind of value'),
+      new SimpleError("ERR wrong number of arguments for 'set' command"),
+      new UnsupportedStoreError('too old'),
+      'not an error',
+    ]
+    for (const error of bugs)
+      expect([String(error), isRedisStoreFailure(error)]).toEqual([String(error), false])
+    // The core's reasons still read them.
+    expect(classifyStoreFailure(failures[2]).reason).toBe('read-only')
+    expect(classifyStoreFailure(failures[5]).reason).toBe('auth-failed')
+  })
+
+  it("reaches a KeyvRedis's client only through its documented `client`, and not a cluster's", () => {
+    const store = new KeyvRedis('redis://127.0.0.1:6379')
+    expect(redisClientOf(store)).toBe(store.client)
+    // As @keyv/redis's README builds one (never connected here).
+    const nodes = createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:7000' }] })
+    const cluster = new KeyvRedis(nodes as ConstructorParameters<typeof KeyvRedis>[0])
+    expect(redisClientOf(cluster)).toBeUndefined()
+    expect(redisClientOf(new Map())).toBeUndefined()
+    expect(redisClientOf(undefined)).toBeUndefined()
+  })
+})
+
+const folder = tempFolders()
+
+describeWith('redis-server', 'Redis driver on a private Redis', () => {
+  const running: Child[] = []
+  const opened: StoreDriver[] = []
+  afterEach(async () => {
+    await Promise.allSettled(opened.splice(0).map((driver) => driver.close()))
+    await Promise.all(running.splice(0).map((child) => stop(child, 'SIGKILL')))
+  })
+  const open = async (url: string) => {
+    const driver = await openRedisDriver(url, options)
+    opened.push(driver)
+    return driver
+  }
+
+  it('fails fast on a closed port, naming the cause, and works once a Redis is there', async () => {
+    const port = await freePort()
+    const driver = await open(`redis://:s3cret@127.0.0.1:${port}`)
+    const log = driver.log('')
+    const error = await log.get('x').catch((caught: unknown) => caught)
+    expect(driver.isStoreFailure(error)).toBe(true)
+    expect((error as Error).message).toMatch(/ECONNREFUSED/)
+    expect((error as Error).message).toContain(`redis://:***@127.0.0.1:${port}`)
+    expect((error as Error).message).not.toContain('s3cret')
+    expect(classifyStoreFailure(error).reason).toBe('unreachable')
+
+    running.push(await startPrivateRedis(port, ['--requirepass', 's3cret']))
+    await vi.waitFor(() => log.get('x'), { timeout: 10_000, interval: 100 })
+    expect(await log.put(movie)).toBe(true)
+    expect(await driver.log('').get(movie.id)).toEqual(movie)
+
+    await stop(running.pop() as Child, 'SIGKILL')
+    const down = await log.get(movie.id).catch((caught: unknown) => caught)
+    expect(driver.isStoreFailure(down)).toBe(true)
+  })
+
+  it('says a password was refused, without showing it', async () => {
+    const redis = await startPrivateRedis(undefined, ['--requirepass', 'right'])
+    running.push(redis)
+    const driver = await open(`redis://:wrong-s3cret@127.0.0.1:${redis.port}`)
+    const error = await driver
+      .log('')
+      .get('x')
+      .catch((caught: unknown) => caught)
+    expect(driver.isStoreFailure(error)).toBe(true)
+    expect((error as Error).message).toMatch(/WRONGPASS/)
+    expect((error as Error).message).not.toContain('wrong-s3cret')
+    expect(classifyStoreFailure(error).reason).toBe('auth-failed')
+  })
+
+  it('refuses a Redis Cluster node at open, which one client cannot serve every slot from', async () => {
+    const redis = await startPrivateClusterNode(folder('movie-log-cluster-'))
+    running.push(redis)
+    await expect(openRedisDriver(redis.url, options)).rejects.toThrow(/is a Redis Cluster node/)
+  })
+
+  it("closes a client it opened, and leaves a caller's open", async () => {
+    const redis = await startPrivateRedis()
+    running.push(redis)
+    const store = new KeyvRedis(redis.url)
+    const mine = redisDriverOver(redisClientOf(store) as RedisClient, options)
+    expect(await mine.log('bob').put(movie)).toBe(true)
+    await mine.close()
+    expect((store.client as RedisClient).isReady).toBe(true)
+    expect(
+      await redisDriverOver(store.client as RedisClient, options)
+        .log('bob')
+        .get(movie.id),
+    ).toEqual(movie)
+    await store.disconnect()
+
+    const owned = await open(redis.url)
+    await owned.drop('bob')
+    await owned.close()
+    const closed = await owned
+      .log('bob')
+      .get(movie.id)
+      .catch((caught: unknown) => caught)
+    expect(owned.isStoreFailure(closed)).toBe(true)
+  })
+})
+
+/** A node-redis client that answers INFO with `info` and records what it was asked. */
+function fakeClient(info: string, calls: string[]): RedisClient {
+  const asked =
+    (name: string, answer: unknown = null) =>
+    async () => {
+      calls.push(name)
+      return answer
+    }
+  return {
+    isReady: true,
+    isOpen: true,
+    connect: asked('connect'),
+    close: asked('close'),
+    destroy: () => calls.push('destroy'),
+    on: () => undefined,
+    off: () => undefined,
+    get: asked('get'),
+    mGet: asked('mGet', []),
+    del: asked('del', 0),
+    info: asked('info', info),
+    eval: asked('eval'),
+    evalSha: asked('evalSha'),
+  } as unknown as RedisClient
+}

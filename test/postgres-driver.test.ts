@@ -1,0 +1,150 @@
+// Issue 26: the PostgreSQL driver on pg itself: what it refuses, its schema (byte order whatever
+// the locale, created once by racing processes), its pool's errors heard, expired records purged,
+// and which errors are the store's.
+import { randomUUID } from 'node:crypto'
+import pg from 'pg'
+import { afterEach, expect, it } from 'vitest'
+import type { StoreDriver } from '../src/core/driver'
+import { StoreUnavailableError, UnsupportedStoreError } from '../src/core/errors'
+import type { Movie } from '../src/core/movie'
+import { openPostgresDriver } from '../src/drivers/postgres'
+import { aMovie } from './_movies'
+import { freePort } from './_ports'
+import { createPrivatePostgres } from './_postgres'
+import { describeWith } from './_services'
+
+const url = process.env.POSTGRES_URL as string
+const cleanups: (() => Promise<unknown>)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+const options = { namespace: 'movie-log-driver-test', connectTimeoutMs: 1000 }
+const movie = (id: string = randomUUID()): Movie => ({ ...aMovie(), notes: '', id }) as Movie
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error) => error,
+  )
+
+async function open(storeUrl = url, namespace = `test-${randomUUID()}`) {
+  const driver = await openPostgresDriver(storeUrl, { ...options, namespace })
+  cleanups.push(async () => {
+    await Promise.allSettled(['', 'alice', 'bob'].map((owner) => driver.drop(owner)))
+    await driver.close()
+  })
+  return driver
+}
+
+async function query(sql: string, parameters: unknown[] = [], storeUrl = url) {
+  const client = new pg.Client({ connectionString: storeUrl })
+  client.on('error', () => {})
+  await client.connect()
+  try {
+    return (await client.query(sql, parameters)).rows
+  } finally {
+    await client.end()
+  }
+}
+
+describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
+  it('refuses a URL with no database, or no host, naming it without its password', async () => {
+    const noDatabase = await failureOf(
+      openPostgresDriver('postgres://user:pw@127.0.0.1:5432', options),
+    )
+    expect(noDatabase).toBeInstanceOf(UnsupportedStoreError)
+    expect(noDatabase.message).toContain(`'postgres://user:***@127.0.0.1:5432' names no database`)
+    const empty = await failureOf(openPostgresDriver('postgres://user:pw@127.0.0.1:5432/', options))
+    expect(empty.message).toContain('names no database')
+    const noHost = await failureOf(openPostgresDriver('postgres:not a url', options))
+    expect(noHost).toBeInstanceOf(UnsupportedStoreError)
+  })
+
+  it('fails to open an unreachable server with a store failure, and leaves nothing open', async () => {
+    const refused = await failureOf(
+      openPostgresDriver(`postgres://postgres:pw@127.0.0.1:${await freePort()}/test`, options),
+    )
+    expect(new StoreUnavailableError('open', refused)).toMatchObject({
+      reason: 'unreachable',
+      storeCode: 'ECONNREFUSED',
+    })
+  })
+
+  it('keeps its text in byte order ("C"), as JavaScript compares ids, whatever the locale', async () => {
+    const driver = await open()
+    const columns = await query(
+      `SELECT column_name, collation_name FROM information_schema.columns WHERE table_name = 'movie_log_movies' AND column_name <> 'movie' ORDER BY column_name`,
+    )
+    expect(columns.map((column) => column.collation_name)).toEqual(['C', 'C', 'C', 'C'])
+    const ids = ['a', 'B', '_x', 'b', 'Z9', 'z-', 'é', 'A']
+    for (const id of ids) await driver.log('').put(movie(id))
+    const listed = await driver.log('').listAfter(undefined, Infinity)
+    expect(listed.map((each) => each.id)).toEqual([...ids].sort())
+  })
+
+  it('finds no movie under an id PostgreSQL text cannot hold, rather than failing', async () => {
+    const log = (await open()).log('')
+    expect(await log.get('nul\0id')).toBeUndefined()
+  })
+
+  it('creates its schema once when four processes open a new database at once', async () => {
+    const database = await createPrivatePostgres('schema')
+    cleanups.push(() => database.drop())
+    const drivers = await Promise.all(Array.from({ length: 4 }, () => open(database.url, 'racing')))
+    const added = movie()
+    expect(await drivers[0]?.log('').put(added)).toBe(true)
+    expect(await drivers[3]?.log('').get(added.id)).toEqual(added)
+  })
+
+  it('outlives PostgreSQL ending its connections: store failures at most, then it works', async () => {
+    const database = await createPrivatePostgres('ended')
+    cleanups.push(() => database.drop())
+    const driver = await open(database.url)
+    const log = driver.log('')
+    await Promise.all(Array.from({ length: 4 }, () => log.put(movie())))
+    expect(await database.terminate()).toBeGreaterThan(0)
+    // Unheard, the pool's error event for each ended idle connection would end this process.
+    const failures: unknown[] = []
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const listed = await log.listAfter(undefined, Infinity).catch((error) => failures.push(error))
+      if (Array.isArray(listed)) {
+        expect(listed).toHaveLength(4)
+        break
+      }
+    }
+    expect(failures.every((error) => driver.isStoreFailure(error))).toBe(true)
+    expect(failures.length).toBeLessThan(12)
+  })
+
+  it('purges expired records of every owner now and then, and keeps the live ones', async () => {
+    const namespace = `test-${randomUUID()}`
+    const alice = (await open(url, namespace)).log('alice')
+    for (const key of ['one', 'two', 'three']) await alice.create(key, 'expired', -1)
+    await alice.create('live', 'kept', 60_000)
+    const keys = async () =>
+      (
+        await query('SELECT key FROM movie_log_records WHERE namespace = $1 ORDER BY key', [
+          namespace,
+        ])
+      ).map((row) => row.key)
+    expect(await keys()).toEqual(['live', 'one', 'three', 'two'])
+    // Another process's driver purges on its first claim.
+    await (await open(url)).log('bob').create('claim', 'x', 60_000)
+    expect(await keys()).toEqual(['live'])
+  })
+
+  it('raises a store failure after close, and none for a bug in SQL', async () => {
+    const driver: StoreDriver = await open()
+    await driver.close()
+    await driver.close()
+    const closed = await failureOf(driver.log('').get('x'))
+    expect(driver.isStoreFailure(closed)).toBe(true)
+    expect(new StoreUnavailableError('get', closed).reason).toBe('unreachable')
+    const syntax = await failureOf(query('SELEC 1'))
+    const notNull = await failureOf(
+      query('INSERT INTO movie_log_movies (namespace) VALUES ($1)', ['x']),
+    )
+    expect([syntax.code, notNull.code]).toEqual(['42601', '23502'])
+    expect([driver.isStoreFailure(syntax), driver.isStoreFailure(notNull)]).toEqual([false, false])
+  })
+})

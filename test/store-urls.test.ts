@@ -1,0 +1,66 @@
+import { join } from 'node:path'
+import KeyvSqlite from '@keyv/sqlite'
+import { createMovieLog, registerStoreOpener, UnsupportedStoreError } from 'movie-log'
+import { describe, expect, it, vi } from 'vitest'
+import { aMovie } from './_movies'
+import { tempFolders } from './_temp'
+
+const tempFolder = tempFolders()
+
+describe('a store named by URL', () => {
+  it('memory:// is a log in memory, and a closed log refuses further calls', async () => {
+    const log = createMovieLog('memory://')
+    const movie = await log.addMovie(aMovie())
+    expect((await log.listMovies()).movies).toEqual([movie])
+    await log.close()
+    await expect(log.listMovies()).rejects.toThrow(UnsupportedStoreError)
+  })
+
+  it('refuses an unknown scheme, naming the URL without its password', () => {
+    expect(() => createMovieLog('mongodb://me:secret@host/db')).toThrow(
+      /unknown store URL 'mongodb:\/\/me:\*\*\*@host\/db'/,
+    )
+  })
+
+  it('opens a scheme a registered opener plugs in, once, on first use', async () => {
+    const opened: string[] = []
+    registerStoreOpener({
+      schemes: ['test-plugged'],
+      remote: false,
+      open: async (url, options) => {
+        opened.push(`${url} ${options.namespace}`)
+        const { driverForKeyv, toKeyv } = await import('../src/drivers')
+        return driverForKeyv(toKeyv(new Map(), options.namespace))
+      },
+    })
+    const log = createMovieLog('test-plugged://here', { namespace: 'plugged' })
+    expect(opened).toEqual([])
+    const movie = await log.addMovie(aMovie())
+    expect(await log.getMovie(movie.id)).toEqual(movie)
+    expect(opened).toEqual(['test-plugged://here plugged'])
+  })
+})
+
+describe('a keyv store movie-log has no driver of its own for', () => {
+  it('gets the scan driver, which says once per store what it lacks', async () => {
+    const warnings: string[] = []
+    const spy = vi.spyOn(process, 'emitWarning').mockImplementation((warning) => {
+      warnings.push(String(warning))
+    })
+    try {
+      // A user's own @keyv/sqlite adapter: it documents no ordered range or compare-and-set.
+      const adapter = new KeyvSqlite(
+        `sqlite://${join(tempFolder('movie-log-scan-'), 'keyv.sqlite')}`,
+      )
+      const log = createMovieLog(adapter)
+      const movie = await log.addMovie(aMovie())
+      expect((await log.listMovies()).movies).toEqual([movie])
+      createMovieLog(adapter)
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toMatch(/scan driver: every page reads the whole store/)
+      await adapter.disconnect()
+    } finally {
+      spy.mockRestore()
+    }
+  })
+})
