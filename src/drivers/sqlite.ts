@@ -1,0 +1,175 @@
+/**
+ * @module SQLite through the sqlite3 package: `sqlite://PATH`, a file shared by every process
+ * that opens it (write-ahead log, and a busy timeout to wait for another writer's lock).
+ */
+import { mkdir } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import type { Database } from 'sqlite3'
+import type { StoreDriver } from '../core/driver'
+import { UnsupportedStoreError } from '../core/errors'
+import { importPeer } from './peer'
+import { createSqlDriver, type SqlConnection } from './sql-driver'
+import { schemaStatements } from './sql-statements'
+
+/** How long a statement waits for another process's write lock before it fails SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000
+
+/** The oldest SQLite the driver knows: 3.35 brought RETURNING, which every write relies on. */
+export const SQLITE_MINIMUM = '3.35'
+
+/**
+ * Opens the SQLite file a `sqlite://PATH` URL names (relative to the working directory;
+ * `sqlite:///abs/path` for an absolute one), creating its folder and the driver's tables.
+ *
+ * @example
+ * ```ts
+ * const driver = await openSqliteDriver('sqlite://./data/movies.sqlite', {
+ *   namespace: 'movie-log',
+ *   connectTimeoutMs: 2000,
+ * })
+ * ```
+ */
+export async function openSqliteDriver(
+  url: string,
+  options: { namespace: string; connectTimeoutMs: number },
+): Promise<StoreDriver> {
+  const path = sqlitePath(url)
+  // sqlite3 is CommonJS: Node gives its exports as the default export, which its types omit.
+  const { default: sqlite3 } = await importPeer('sqlite3', 'sqlite://', async () => ({
+    default: ((await import('sqlite3')) as unknown as { default: typeof import('sqlite3') })
+      .default,
+  }))
+  try {
+    await mkdir(dirname(path), { recursive: true })
+  } catch (error) {
+    throw openFailure(`cannot create the SQLite file ${path}: ${(error as Error).message}`, error)
+  }
+  const db = await new Promise<Database>((done, fail) => {
+    const opened: Database = new sqlite3.Database(path, (error) =>
+      error ? fail(error) : done(opened),
+    )
+  }).catch((error: unknown) => {
+    const code = (error as { code?: string }).code ?? 'unknown error'
+    throw openFailure(`cannot open the SQLite file ${path} (${code})`, error)
+  })
+  try {
+    // Several processes may write one file: wait for the lock rather than fail at once.
+    db.configure('busyTimeout', BUSY_TIMEOUT_MS)
+    // WAL: a commit appends to one log file and syncs it once, where the default journal syncs
+    // several files per commit (three times the adds per second). Still synchronous FULL.
+    await useWriteAheadLog(db)
+    return await preparedDriver(db, options, () => closeDatabase(db))
+  } catch (error) {
+    await closeDatabase(db).catch(() => {})
+    throw error
+  }
+}
+
+/**
+ * The driver over a sqlite3 `Database` of the caller's, which `close()` leaves open: checks the
+ * SQLite version and creates the driver's tables if missing. Several processes writing one file
+ * need the busy timeout and WAL that `openSqliteDriver` sets.
+ *
+ * @example
+ * ```ts
+ * const db = new sqlite3.Database('movies.sqlite')
+ * db.configure('busyTimeout', 5000)
+ * const driver = await sqliteDriverOver(db, { namespace: 'movie-log' })
+ * ```
+ */
+export function sqliteDriverOver(
+  db: Database,
+  options: { namespace: string },
+): Promise<StoreDriver> {
+  return preparedDriver(db, options, async () => {})
+}
+
+async function preparedDriver(
+  db: Database,
+  options: { namespace: string },
+  close: () => Promise<void>,
+): Promise<StoreDriver> {
+  const connection = { ...sqliteConnection(db), close }
+  const [row] = await connection.query('SELECT sqlite_version() AS version', [])
+  checkSqliteVersion(String(row?.version))
+  for (const statement of schemaStatements('sqlite')) await connection.query(statement, [])
+  return createSqlDriver(connection, { kind: 'sqlite', namespace: options.namespace })
+}
+
+/**
+ * Refuses a SQLite older than the driver knows, naming both versions.
+ *
+ * @example
+ * ```ts
+ * checkSqliteVersion('3.31.1') // throws UnsupportedStoreError
+ * ```
+ */
+export function checkSqliteVersion(version: string): void {
+  if (compareVersions(version, SQLITE_MINIMUM) < 0) {
+    throw new UnsupportedStoreError(
+      `SQLite ${version} is too old for movie-log: it needs SQLite ${SQLITE_MINIMUM} or later (for RETURNING); update the sqlite3 package`,
+    )
+  }
+}
+
+/** Compares dotted version numbers (`3.9` < `3.35`); a part that is not a number counts as 0. */
+function compareVersions(a: string, b: string): number {
+  const parts = (version: string) =>
+    version.split('.').map((part) => Number.parseInt(part, 10) || 0)
+  const [left, right] = [parts(a), parts(b)]
+  for (let at = 0; at < Math.max(left.length, right.length); at++) {
+    const difference = (left[at] ?? 0) - (right[at] ?? 0)
+    if (difference !== 0) return difference
+  }
+  return 0
+}
+
+function sqlitePath(url: string): string {
+  const path = url.replace(/^sqlite:\/\//i, '')
+  if (!path || path === url) {
+    throw new UnsupportedStoreError(
+      `The store URL '${url}' names no file (sqlite://./data/movies.sqlite)`,
+    )
+  }
+  return resolve(path)
+}
+
+/** The cause of a file that cannot be created or opened, in a message naming the path. */
+function openFailure(message: string, cause: unknown): Error {
+  return Object.assign(new Error(message, { cause }), { code: (cause as { code?: unknown }).code })
+}
+
+function sqliteConnection(db: Database): Omit<SqlConnection, 'close'> {
+  return {
+    dialect: 'sqlite',
+    query: (sql, parameters) =>
+      new Promise((done, fail) => {
+        db.all<Record<string, unknown>>(sql, parameters, (error, rows) =>
+          error ? fail(error) : done(rows),
+        )
+      }),
+  }
+}
+
+/**
+ * Switches the file to WAL. The switch needs the file to itself, and SQLite answers SQLITE_BUSY
+ * at once (without its busy handler) while another connection opens the same new file, so the
+ * switch is retried until the busy timeout (on a file already in WAL it is a no-op).
+ */
+async function useWriteAheadLog(db: Database): Promise<void> {
+  const { query } = sqliteConnection(db)
+  const deadline = Date.now() + BUSY_TIMEOUT_MS
+  for (;;) {
+    try {
+      await query('PRAGMA journal_mode = WAL', [])
+      return
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error
+      await new Promise((done) => setTimeout(done, 5 + Math.random() * 20))
+    }
+  }
+}
+
+function closeDatabase(db: Database): Promise<void> {
+  return new Promise((done, fail) => db.close((error) => (error ? fail(error) : done())))
+}
