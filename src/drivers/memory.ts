@@ -64,6 +64,8 @@ export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): Stor
     kind: 'memory',
     remote: false,
     atomic: true,
+    // A placeholder until the live-core branch lands this driver's history.
+    onChange: () => () => {},
     log: (owner) => memoryLog(keyv, map, namespace, keyvLayout(owner), () => loaded ?? owners()),
     drop: async (owner) => {
       const layout = keyvLayout(owner)
@@ -118,6 +120,9 @@ function memoryLog(
   }
 
   return {
+    // Placeholders until the live-core branch lands this driver's history.
+    changesAfter: async () => ({ changes: [], reset: false }),
+    latestChange: async () => undefined,
     put: async (movie) => {
       const movies = await make()
       if (movies.byId.has(movie.id)) return false

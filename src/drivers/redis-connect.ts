@@ -28,6 +28,9 @@ export interface RedisClient {
     options: { BY: 'LEX'; LIMIT: { offset: number; count: number } },
   ): Promise<string[]>
   info(section: string): Promise<string>
+  /** A new client with this one's settings, not connected (for the SUBSCRIBE connection). */
+  duplicate(): RedisClient
+  subscribe(channel: string, listener: (message: string) => void): Promise<void>
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
   evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
 }

@@ -12,6 +12,8 @@ export interface RedisLogKeys {
   dates: string
   /** Edits and deletes so far (see counted-cache.ts). */
   changes: string
+  /** The log's history: a stream of its latest changes (about HISTORY_BOUND). */
+  history: string
   /** Prefix of a record's key; the record's key follows. */
   record: string
   /** Sorted set of live record keys, scored by when they expire: what `drop` deletes. */
@@ -45,7 +47,7 @@ export function checkNamespace(namespace: string): void {
 
 /**
  * The key layout of one owner's log: `{<ns>:<enc(owner)>}:movie:<id>`, `…:ids`, `…:dates`,
- * `…:changes`, `…:record:<key>` and `…:records`. One hash tag, so every script and multi-key
+ * `…:changes`, `…:history`, `…:record:<key>` and `…:records`. One hash tag, so every script and multi-key
  * command of a log stays in one Redis Cluster slot, and each owner's log is a slot of its own.
  */
 export function redisLogKeys(namespace: string, owner: string): RedisLogKeys {
@@ -56,6 +58,7 @@ export function redisLogKeys(namespace: string, owner: string): RedisLogKeys {
     ids: `${tag}:ids`,
     dates: `${tag}:dates`,
     changes: `${tag}:changes`,
+    history: `${tag}:history`,
     record: `${tag}:record:`,
     records: `${tag}:records`,
   }
@@ -68,4 +71,12 @@ export function redisLogKeys(namespace: string, owner: string): RedisLogKeys {
  */
 export function redisOwnersKey(namespace: string): string {
   return `{${namespace}}:owners`
+}
+
+/**
+ * The channel a namespace's writes PUBLISH the owner on, `{<ns>}:changed`: from the write's own
+ * script (on a cluster a PUBLISH reaches every node), heard by one SUBSCRIBE connection per driver.
+ */
+export function redisChangedChannel(namespace: string): string {
+  return `{${namespace}}:changed`
 }

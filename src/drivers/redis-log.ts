@@ -1,10 +1,24 @@
-import { type DateQuery, type LogDriver, SOLE_OWNER } from '../core/driver'
+import {
+  type ChangeRead,
+  type DateQuery,
+  type LogDriver,
+  SOLE_OWNER,
+  type StoredChange,
+} from '../core/driver'
 import { type Movie, sameMovie } from '../core/movie'
 import type { OwnerCaches } from './counted-cache'
 import type { MovieCache } from './movie-cache'
 import type { RedisClient } from './redis-connect'
-import { redisLogKeys, redisOwnersKey } from './redis-keys'
-import { PAGE, PUT_COUNTED, RECORD, REMOVE, REPLACE } from './redis-scripts'
+import { redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
+import {
+  CHANGES_AFTER,
+  LATEST_CHANGE,
+  PAGE,
+  PUT_COUNTED,
+  RECORD,
+  REMOVE,
+  REPLACE,
+} from './redis-scripts'
 
 /** What every log of one Redis driver shares: the client, its scripts, its caches. */
 export interface RedisShared {
@@ -17,7 +31,12 @@ export interface RedisShared {
   caches: OwnerCaches<Movie>
   /** Movies by the exact text stored: an edit elsewhere leaves the others' objects reusable. */
   texts: MovieCache
+  /** Wakes this process's watchers of an owner at once, after a write of its log. */
+  wake(owner: string): void
 }
+
+// A stream entry id, as XADD makes them: milliseconds and a sequence number.
+const STREAM_ID = /^(0|[1-9][0-9]{0,15})-(0|[1-9][0-9]{0,15})$/
 
 // Most members a page script reads at once (Lua's unpack has a limit of its own).
 const SCRIPT_PAGE = 1000
@@ -38,6 +57,18 @@ const throughDate = (date: string) => `(${date}}`
 export function redisLog(shared: RedisShared, owner: string): LogDriver {
   const keys = redisLogKeys(shared.namespace, owner)
   const { caches, texts, call, run } = shared
+  const changed = [redisChangedChannel(shared.namespace), owner]
+  const woken = (written: boolean) => {
+    if (written) shared.wake(owner)
+    return written
+  }
+  const toChange = ([id, fields]: [string, string[]]): StoredChange => {
+    const field: Record<string, string> = {}
+    for (let at = 0; at < fields.length; at += 2)
+      field[fields[at] as string] = fields[at + 1] as string
+    if (field.type === 'deleted') return { id, type: 'deleted', movie: { id: field.id as string } }
+    return { id, type: field.type as 'added' | 'updated', movie: parse(field.movie as string) }
+  }
 
   const parse = (text: string) => texts.get(text) ?? texts.keep(text, JSON.parse(text) as Movie)
 
@@ -101,27 +132,29 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     // set is not empty (Redis deletes an empty one) the owner is listed, whatever fails between.
     put: async (movie) => {
       const args = [JSON.stringify(movie), movie.id, dateMember(movie)]
-      const written = [keys.movie + movie.id, keys.ids, keys.dates, keys.changes]
+      const written = [keys.movie + movie.id, keys.ids, keys.dates, keys.changes, keys.history]
       const listed = owner === SOLE_OWNER ? '1' : '0'
-      let stored = await run(PUT_COUNTED, written, [...args, listed])
+      let stored = await run(PUT_COUNTED, written, [...args, listed, ...changed])
       if (stored === 2) {
         const owners = redisOwnersKey(shared.namespace)
         await call((client) => client.zAdd(owners, { score: 0, value: owner }))
-        stored = await run(PUT_COUNTED, written, [...args, '1'])
+        stored = await run(PUT_COUNTED, written, [...args, '1', ...changed])
       }
-      return stored === 1
+      return woken(stored === 1)
     },
     replace: async (expected, next) => {
       const stored = await current(expected)
       if (stored === undefined) return false
       const args = [stored, JSON.stringify(next), dateMember(expected), dateMember(next)]
-      return (await run(REPLACE, [keys.movie + next.id, keys.dates, keys.changes], args)) === 1
+      const written = [keys.movie + next.id, keys.dates, keys.changes, keys.history]
+      return woken((await run(REPLACE, written, [...args, ...changed])) === 1)
     },
     remove: async (expected) => {
       const stored = await current(expected)
       if (stored === undefined) return false
-      const written = [keys.movie + expected.id, keys.ids, keys.dates, keys.changes]
-      return (await run(REMOVE, written, [stored, expected.id, dateMember(expected)])) === 1
+      const written = [keys.movie + expected.id, keys.ids, keys.dates, keys.changes, keys.history]
+      const args = [stored, expected.id, dateMember(expected), ...changed]
+      return woken((await run(REMOVE, written, args)) === 1)
     },
     listAfter: (after, limit) =>
       page(keys.ids, after === undefined ? '-' : `(${after}`, '+', limit, false),
@@ -137,5 +170,18 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     write: async (name, value, ttlMs) => {
       await record(name, value, ttlMs, false)
     },
+    // XRANGE from `after` on the history stream, once `after` is found in it.
+    changesAfter: async (after, limit): Promise<ChangeRead> => {
+      if (after === undefined) return { changes: [], reset: false }
+      if (!STREAM_ID.test(after)) return { changes: [], reset: true }
+      const count = Number.isFinite(limit) ? String(Math.max(0, limit)) : ''
+      const entries = (await run(CHANGES_AFTER, [keys.history], [after, count])) as
+        | [string, string[]][]
+        | null
+      if (entries === null) return { changes: [], reset: true }
+      return { changes: entries.map(toChange), reset: false }
+    },
+    latestChange: async () =>
+      ((await run(LATEST_CHANGE, [keys.history], [])) as string | null) ?? undefined,
   }
 }

@@ -1,20 +1,51 @@
 // The Lua scripts of the Redis driver: each runs as one atomic step in Redis, so a movie and
-// its two index entries change together, and a compare-and-set has one winner.
+// its two index entries change together, and a compare-and-set has one winner. A write that
+// changed the log appends its change to the log's history stream (trimmed to about
+// HISTORY_BOUND entries) and PUBLISHes the owner on the namespace's changed channel, in the
+// same step: no change without its entry, no entry without its change.
 
+/** The changes a log's history keeps, at least (XADD MAXLEN ~: Redis trims whole nodes). */
+export const HISTORY_BOUND = 1000
+
+/**
+ * KEYS: movie, date index, changes, history. ARGV: value expected, value, date member before,
+ * date member after, the changed channel, the owner.
+ */
 export const REPLACE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('ZREM', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[2], 0, ARGV[4])
 redis.call('INCR', KEYS[3])
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ${HISTORY_BOUND}, '*', 'type', 'updated', 'movie', ARGV[2])
+redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 1`
 
-/** KEYS: movie, id index, date index, changes. ARGV: value expected, id, date member. */
+/**
+ * KEYS: movie, id index, date index, changes, history. ARGV: value expected, id, date member,
+ * the changed channel, the owner.
+ */
 export const REMOVE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[3])
 redis.call('INCR', KEYS[4])
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', ${HISTORY_BOUND}, '*', 'type', 'deleted', 'id', ARGV[2])
+redis.call('PUBLISH', ARGV[4], ARGV[5])
 return 1`
+
+/**
+ * KEYS: history. ARGV: after (a stream id), how many ('' for all). The entries after `after`,
+ * or nil when `after` is not an entry of the stream (trimmed, dropped, never this log's).
+ */
+export const CHANGES_AFTER = `if #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1]) == 0 then return false end
+if ARGV[2] == '0' then return {} end
+if ARGV[2] == '' then return redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+') end
+return redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', tonumber(ARGV[2]))`
+
+/** KEYS: history. The id of its last entry, or nil. */
+export const LATEST_CHANGE = `local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last == 0 then return false end
+return last[1][1]`
 
 /**
  * KEYS: an index, changes. ARGV: start, stop (BYLEX, as ZRANGE takes them), count, '1' for
@@ -42,8 +73,9 @@ return {members, changes, redis.call('MGET', unpack(keys))}`
 // script builds from a prefix (PAGE's movies, DROP's) are in the slot of the keys it names.
 
 /**
- * KEYS: movie, id index, date index, changes. ARGV: value, id, date member, '1' when the owner
- * is in the namespace's owners set already (or is the one diary's). Create-if-absent.
+ * KEYS: movie, id index, date index, changes, history. ARGV: value, id, date member, '1' when
+ * the owner is in the namespace's owners set already (or is the one diary's), the changed
+ * channel, the owner. Create-if-absent.
  * Answers 2, storing nothing, for a log's first movie when ARGV[4] is not '1': the caller adds
  * the owner to the owners set (another slot, so not from here) and calls again with '1'.
  * The first movie of a log starts its changes count at the server's time in microseconds: a
@@ -59,6 +91,8 @@ if redis.call('EXISTS', KEYS[4]) == 0 then
   local now = redis.call('TIME')
   redis.call('SET', KEYS[4], now[1] .. string.sub('00000' .. now[2], -6))
 end
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', ${HISTORY_BOUND}, '*', 'type', 'added', 'movie', ARGV[1])
+redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 1`
 
 /**

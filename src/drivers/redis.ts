@@ -7,9 +7,10 @@ import { createOwnerCaches } from './counted-cache'
 import { createMovieCache } from './movie-cache'
 import { checkRedisServer, openRedisClient, type RedisClient } from './redis-connect'
 import { isRedisStoreFailure } from './redis-failure'
-import { checkNamespace, redisLogKeys, redisOwnersKey } from './redis-keys'
+import { checkNamespace, redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
 import { type RedisShared, redisLog } from './redis-log'
 import { DROP_BATCH } from './redis-scripts'
+import { createWatchers, type WakeHub, type WakeSource } from './watchers'
 
 /** What a Redis driver is opened with. */
 export interface RedisDriverOptions {
@@ -137,12 +138,14 @@ function createRedisDriver(
         return redis.eval(script, { keys, arguments: args })
       }
     })
+  const watchers = createWatchers((hub) => subscribe(client, redisChangedChannel(namespace), hub))
   const shared: RedisShared = {
     namespace,
     call,
     run,
     caches: createOwnerCaches<Movie>(),
     texts: createMovieCache(),
+    wake: watchers.wake,
   }
 
   return {
@@ -162,9 +165,13 @@ function createRedisDriver(
           (await run(DROP_BATCH, [names], [prefix, String(DROP_BATCH_SIZE)])) === DROP_BATCH_SIZE
         );
       }
-      await call((redis) => redis.del([keys.ids, keys.dates, keys.changes, keys.records]))
+      await call((redis) =>
+        redis.del([keys.ids, keys.dates, keys.changes, keys.history, keys.records]),
+      )
       // Last, once the movies are gone: a drop that fails before leaves the owner listed.
       await call((redis) => redis.zRem(redisOwnersKey(namespace), owner))
+      // Its watchers read the history again, and find it gone.
+      watchers.wake(owner)
     },
     // The owners set, checked against each owner's ids: an owner whose movies were all deleted
     // (or whose drop stopped short of its ZREM) stays in the set, and is not listed. It is not
@@ -190,12 +197,51 @@ function createRedisDriver(
       return owners
     },
     isStoreFailure: isRedisStoreFailure,
+    onChange: watchers.onChange,
     close: async () => {
+      await watchers.close()
       if (!how.owned) return
       if (client.isReady) await client.close()
       else client.destroy()
     },
     checked,
+  }
+}
+
+/**
+ * The wake source of a Redis store: a connection of its own (node-redis `duplicate()`, the
+ * client's settings) SUBSCRIBEd to the namespace's changed channel, whose messages are owners.
+ * node-redis subscribes again when it reconnects, before it says it is ready; each time it is
+ * ready everyone is woken (pub/sub is at most once: what was sent meanwhile is in the history).
+ */
+function subscribe(client: RedisClient, channel: string, hub: WakeHub): WakeSource {
+  const subscriber = client.duplicate()
+  // Unheard, an error event (Redis away) would end the process; it reconnects by itself.
+  subscriber.on('error', () => {})
+  let subscribed = false
+  let closed = false
+  subscriber.on('ready', () => {
+    if (subscribed) {
+      hub.wakeAll()
+      return
+    }
+    subscriber
+      .subscribe(channel, (owner) => hub.wake(owner))
+      .then(() => {
+        subscribed = true
+        hub.wakeAll()
+      })
+      // Lost before it subscribed: the next ready subscribes.
+      .catch(() => {})
+  })
+  subscriber.connect().catch(() => {})
+  return {
+    close: async () => {
+      if (closed) return
+      closed = true
+      // Never waits on a Redis that may be gone.
+      subscriber.destroy()
+    },
   }
 }
 

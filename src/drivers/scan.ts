@@ -27,6 +27,8 @@ export function createScanDriver(keyv: Keyv): StoreDriver {
     kind: 'keyv',
     remote: true,
     atomic: false,
+    // A placeholder until the live-core branch lands this driver's history.
+    onChange: () => () => {},
     log: (owner) => scanLog(keyv, scope, keyvLayout(owner)),
     drop: async (owner) => {
       const layout = keyvLayout(owner)
@@ -53,6 +55,9 @@ function scanLog(keyv: Keyv, scope: object, layout: KeyvLayout): LogDriver {
   const movies = async () =>
     (await scan(keyv, (key) => key.startsWith(layout.movies))).map(([, value]) => value as Movie)
   return {
+    // Placeholders until the live-core branch lands this driver's history.
+    changesAfter: async () => ({ changes: [], reset: false }),
+    latestChange: async () => undefined,
     get: (id) => keyvMovie(keyv, layout.movie(id)),
     listAfter: async (after, limit) =>
       (await movies())

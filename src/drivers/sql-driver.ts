@@ -1,16 +1,24 @@
-import type { DateQuery, LogDriver, StoreDriver } from '../core/driver'
+import type { ChangeRead, DateQuery, LogDriver, StoreDriver, StoredChange } from '../core/driver'
 import type { Movie } from '../core/movie'
 import { createMovieCache } from './movie-cache'
 import { isSqlStoreFailure } from './sql-failures'
 import { type SqlDialect, sqlStatements } from './sql-statements'
+import { createWatchers, type WakeHub, type WakeSource } from './watchers'
 
 /** A database connection (or pool) as the SQL driver uses it: one statement at a time. */
 export interface SqlConnection {
   dialect: SqlDialect
   /** Runs one statement with its parameters; resolves with the rows it returned. */
   query(sql: string, parameters: readonly unknown[]): Promise<Record<string, unknown>[]>
+  /** Runs statements in order, in one transaction on PostgreSQL (SQLite: one after another). */
+  transaction(steps: readonly (readonly [string, readonly unknown[]])[]): Promise<void>
+  /** Opens the store's one wake source: other processes' changes, by owner (see watchers.ts). */
+  openWakes(hub: WakeHub, namespace: string): WakeSource
   close(): Promise<void>
 }
+
+// A change id: a log's seq, a positive integer, in decimal (PostgreSQL's bigint at most).
+const SEQ = /^[1-9][0-9]{0,17}$/
 
 /** How often a driver deletes a batch of expired records, at most. */
 const PURGE_EVERY_MS = 60_000
@@ -46,15 +54,30 @@ export function createSqlDriver(
       return cache.get(text) ?? cache.keep(text, JSON.parse(text) as Movie)
     })
   const limitOf = (limit: number) => (Number.isFinite(limit) ? limit : sql.noLimit)
+  const toChange = (row: Record<string, unknown>): StoredChange => {
+    const id = String(row.seq)
+    const text = row.movie as string
+    // A deletion keeps the movie as it was; the change names its id only.
+    if (row.type === 'deleted') return { id, type: 'deleted', movie: { id: idOf(text) } }
+    const [movie] = toMovies([row]) as [Movie]
+    return { id, type: row.type as 'added' | 'updated', movie }
+  }
+  const watchers = createWatchers((hub) => connection.openWakes(hub, namespace))
   let nextPurge = 0
   let closing: Promise<void> | undefined
 
   const log = (owner: string): LogDriver => {
     const run = (statement: string, ...parameters: unknown[]) =>
       query(statement, [namespace, owner, ...parameters])
+    // A write that changed the log wakes this process's watchers at once; other processes'
+    // hear of it through the wake source.
+    const woken = (written: boolean) => {
+      if (written) watchers.wake(owner)
+      return written
+    }
     return {
       put: async (movie) =>
-        (await run(sql.put, movie.id, movie.screenedDate, movieText(movie))).length === 1,
+        woken((await run(sql.put, movie.id, movie.screenedDate, movieText(movie))).length === 1),
       // No stored id holds a NUL (PostgreSQL text cannot): such an id is not found, not an error.
       get: async (id) => (id.includes('\0') ? undefined : toMovies(await run(sql.get, id))[0]),
       listAfter: async (after, limit) =>
@@ -65,17 +88,19 @@ export function createSqlDriver(
         return toMovies(await run(statement, far, limitOf(limit), ...start))
       },
       replace: async (expected, next) =>
-        (
-          await run(
-            sql.replace,
-            expected.id,
-            movieText(expected),
-            next.screenedDate,
-            movieText(next),
-          )
-        ).length === 1,
+        woken(
+          (
+            await run(
+              sql.replace,
+              expected.id,
+              movieText(expected),
+              next.screenedDate,
+              movieText(next),
+            )
+          ).length === 1,
+        ),
       remove: async (expected) =>
-        (await run(sql.remove, expected.id, movieText(expected))).length === 1,
+        woken((await run(sql.remove, expected.id, movieText(expected))).length === 1),
       create: async (key, value, ttlMs) => {
         const now = Date.now()
         if (now >= nextPurge) {
@@ -90,6 +115,20 @@ export function createSqlDriver(
       write: async (key, value, ttlMs) => {
         await run(sql.write, key, value, Date.now() + ttlMs)
       },
+      // From `after` itself, along the primary key: the first row must be `after`, or the
+      // history no longer reaches it (trimmed, dropped, or never this log's).
+      changesAfter: async (after, limit): Promise<ChangeRead> => {
+        if (after === undefined) return { changes: [], reset: false }
+        if (!SEQ.test(after)) return { changes: [], reset: true }
+        const rows = await run(sql.changesFrom, after, limitOf(limit + 1))
+        if (rows[0] === undefined || String(rows[0].seq) !== after)
+          return { changes: [], reset: true }
+        return { changes: rows.slice(1).map(toChange), reset: false }
+      },
+      latestChange: async () => {
+        const [row] = await run(sql.latestChange)
+        return row?.seq === null || row?.seq === undefined ? undefined : String(row.seq)
+      },
     }
   }
 
@@ -99,19 +138,25 @@ export function createSqlDriver(
     atomic: true,
     log,
     drop: async (owner) => {
-      await query(sql.dropMovies, [namespace, owner])
-      await query(sql.dropRecords, [namespace, owner])
+      await connection.transaction(sql.drop.map((statement) => [statement, [namespace, owner]]))
+      watchers.wake(owner)
     },
     owners: async (after, limit = Number.POSITIVE_INFINITY) =>
       (await query(sql.owners, [namespace, after ?? '', limitOf(limit)])).map(
         (row) => row.owner as string,
       ),
     isStoreFailure: isSqlStoreFailure,
+    onChange: watchers.onChange,
     close: () => {
-      closing ??= connection.close()
+      closing ??= watchers.close().finally(() => connection.close())
       return closing
     },
   }
+}
+
+/** The id in a movie's stored text. */
+function idOf(text: string): string {
+  return (JSON.parse(text) as { id: string }).id
 }
 
 /**

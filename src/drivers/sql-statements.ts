@@ -10,6 +10,9 @@
  * - movie_log_records(namespace, owner, key, value, expires): idempotency claims and deletions,
  *   with an expiry (ms since the epoch); expired rows are ignored, and purged now and then
  *   through the index on `expires`.
+ * - movie_log_changes(namespace, owner, seq, type, movie): each log's history, the latest
+ *   HISTORY_BOUND changes, keyed by (namespace, owner, seq), appended by a trigger on
+ *   movie_log_movies in the statement that changes the movie (see `historyStatements`).
  * PostgreSQL compares the text columns in "C" order (bytes, as JavaScript compares ids),
  * whatever the database's locale; SQLite's default (BINARY) is that order already.
  */
@@ -20,8 +23,15 @@ export type SqlDialect = 'sqlite' | 'postgres'
 /** Expired records deleted at most per purge: a purge is one short statement. */
 export const PURGE_BATCH = 500
 
+/** The changes kept per log: older ones go as newer ones come. */
+export const HISTORY_BOUND = 1000
+
+/** The channel every PostgreSQL driver LISTENs on; a payload is `changeChannelPayload`. */
+export const CHANGE_CHANNEL = 'movie_log_changes'
+
 const MOVIES = 'movie_log_movies'
 const RECORDS = 'movie_log_records'
+const CHANGES = 'movie_log_changes'
 
 /** `CREATE ... IF NOT EXISTS`, in order: safe to run again, and by two processes at once. */
 export function schemaStatements(dialect: SqlDialect): string[] {
@@ -32,8 +42,73 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     `CREATE INDEX IF NOT EXISTS ${MOVIES}_screened ON ${MOVIES} (namespace, owner, screened, id)`,
     `CREATE TABLE IF NOT EXISTS ${RECORDS} (namespace ${text}, owner ${text}, key ${text}, value TEXT NOT NULL, expires ${integer}, PRIMARY KEY (namespace, owner, key))`,
     `CREATE INDEX IF NOT EXISTS ${RECORDS}_expires ON ${RECORDS} (expires)`,
+    `CREATE TABLE IF NOT EXISTS ${CHANGES} (namespace ${text}, owner ${text}, seq ${integer}, type TEXT NOT NULL, movie TEXT NOT NULL, PRIMARY KEY (namespace, owner, seq))`,
+    ...historyStatements(dialect),
   ]
 }
+
+/**
+ * The triggers that keep each log's history, so a change is appended by the very statement
+ * that changed the movie (a put, replace or remove that changed nothing fires nothing). A
+ * log's seq goes up by one per change, from the time its first change was made in µs (a log
+ * dropped and started again never gives an old id to a new change), so the bound is a range
+ * delete of the one change that falls out. SQLite has one writer at a time; on PostgreSQL each
+ * writer of a log takes the log's advisory lock first (held to its commit), so seqs commit in
+ * order and a reader never skips one committed late. PostgreSQL NOTIFYs on commit; a drop
+ * (`movie_log.dropping` set) appends nothing.
+ */
+function historyStatements(dialect: SqlDialect): string[] {
+  if (dialect === 'sqlite') {
+    const now = `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 1000`
+    const trigger = (event: string, type: string, row: 'NEW' | 'OLD') => {
+      const log = `namespace = ${row}.namespace AND owner = ${row}.owner`
+      return `CREATE TRIGGER IF NOT EXISTS ${CHANGES}_${type} AFTER ${event} ON ${MOVIES} BEGIN
+INSERT INTO ${CHANGES} (namespace, owner, seq, type, movie) SELECT ${row}.namespace, ${row}.owner, coalesce(max(seq), ${now}) + 1, '${type}', ${row}.movie FROM ${CHANGES} WHERE ${log};
+DELETE FROM ${CHANGES} WHERE ${log} AND seq <= (SELECT max(seq) FROM ${CHANGES} WHERE ${log}) - ${HISTORY_BOUND};
+END`
+    }
+    return [
+      trigger('INSERT', 'added', 'NEW'),
+      trigger('UPDATE', 'updated', 'NEW'),
+      trigger('DELETE', 'deleted', 'OLD'),
+    ]
+  }
+  return [
+    `CREATE OR REPLACE FUNCTION ${CHANGES}_append() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+  changed ${MOVIES}%ROWTYPE;
+  kind TEXT;
+  next BIGINT;
+BEGIN
+  IF current_setting('movie_log.dropping', true) = 'on' THEN RETURN NULL; END IF;
+  IF TG_OP = 'DELETE' THEN changed := OLD; kind := 'deleted';
+  ELSIF TG_OP = 'UPDATE' THEN changed := NEW; kind := 'updated';
+  ELSE changed := NEW; kind := 'added';
+  END IF;
+  PERFORM pg_advisory_xact_lock(${LOG_LOCK}, hashtext(changed.namespace || ':' || changed.owner));
+  -- A statement after the lock: it sees the last holder's commit (READ COMMITTED, VOLATILE).
+  SELECT coalesce(max(seq), (extract(epoch FROM clock_timestamp()) * 1000000)::bigint) + 1 INTO next
+    FROM ${CHANGES} WHERE namespace = changed.namespace AND owner = changed.owner;
+  INSERT INTO ${CHANGES} (namespace, owner, seq, type, movie)
+    VALUES (changed.namespace, changed.owner, next, kind, changed.movie);
+  DELETE FROM ${CHANGES} WHERE namespace = changed.namespace AND owner = changed.owner
+    AND seq <= next - ${HISTORY_BOUND};
+  PERFORM pg_notify('${CHANGE_CHANNEL}', md5(changed.namespace || ':' || changed.owner));
+  RETURN NULL;
+END
+$fn$`,
+    `DO $do$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '${CHANGES}_v1' AND tgrelid = '${MOVIES}'::regclass) THEN
+    CREATE TRIGGER ${CHANGES}_v1 AFTER INSERT OR UPDATE OR DELETE ON ${MOVIES}
+      FOR EACH ROW EXECUTE FUNCTION ${CHANGES}_append();
+  END IF;
+END $do$`,
+  ]
+}
+
+// The advisory lock space of a log's writers (pg_advisory_xact_lock(int, int): apart from the
+// schema's one-number lock).
+const LOG_LOCK = 0x6d6c6368 // 'mlch'
 
 /** Every statement a driver runs. The first two parameters are namespace and owner (but in `owners`). */
 export interface SqlStatements {
@@ -57,6 +132,16 @@ export interface SqlStatements {
   write: string
   dropMovies: string
   dropRecords: string
+  dropChanges: string
+  /**
+   * A drop, in order, each with $1 namespace and $2 owner (PostgreSQL: one transaction, which
+   * appends no change and wakes the owner's listeners; SQLite: the movies' deletions append
+   * changes, deleted before and after).
+   */
+  drop: string[]
+  /** $3 the seq to start at (inclusive: the caller's `after`, checked to be there), $4 limit. */
+  changesFrom: string
+  latestChange: string
   /**
    * $1 namespace, $2 after ('' from the first: the one diary's owner is never listed), $3
    * limit: the owners with a movie, in byte order, read along the primary key's first columns.
@@ -87,19 +172,35 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
     write: `INSERT INTO ${RECORDS} (namespace, owner, key, value, expires) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (namespace, owner, key) DO UPDATE SET value = excluded.value, expires = excluded.expires`,
     dropMovies: `DELETE FROM ${MOVIES} WHERE ${owned}`,
     dropRecords: `DELETE FROM ${RECORDS} WHERE ${owned}`,
+    dropChanges: `DELETE FROM ${CHANGES} WHERE ${owned}`,
+    changesFrom: `SELECT seq, type, movie FROM ${CHANGES} WHERE ${owned} AND seq >= $3 ORDER BY seq LIMIT $4`,
+    latestChange: `SELECT max(seq) AS seq FROM ${CHANGES} WHERE ${owned}`,
+    drop: [],
     owners: `SELECT DISTINCT owner FROM ${MOVIES} WHERE namespace = $1 AND owner > $2 ORDER BY owner LIMIT $3`,
     purge: `DELETE FROM ${RECORDS} WHERE (namespace, owner, key) IN (SELECT namespace, owner, key FROM ${RECORDS} WHERE expires <= $1 LIMIT ${PURGE_BATCH})`,
     noLimit: dialect === 'postgres' ? null : -1,
   }
-  if (dialect === 'postgres') return statements
+  const drops = [statements.dropMovies, statements.dropRecords]
+  if (dialect === 'postgres') {
+    return {
+      ...statements,
+      drop: [
+        `SELECT set_config('movie_log.dropping', 'on', true) WHERE $1::text IS NOT NULL AND $2::text IS NOT NULL`,
+        ...drops,
+        statements.dropChanges,
+        `SELECT pg_notify('${CHANGE_CHANNEL}', md5($1 || ':' || $2))`,
+      ],
+    }
+  }
   const sqlite = (sql: string) => sql.replace(/\$(\d+)/g, '?$1')
-  const { byDate, noLimit, ...rest } = statements
+  const { byDate, noLimit, drop, ...rest } = statements
   return {
     ...(Object.fromEntries(Object.entries(rest).map(([name, sql]) => [name, sqlite(sql)])) as Omit<
       SqlStatements,
-      'byDate' | 'noLimit'
+      'byDate' | 'noLimit' | 'drop'
     >),
     byDate: byDate.map((pair) => pair.map(sqlite)) as SqlStatements['byDate'],
+    drop: [statements.dropChanges, ...drops, statements.dropChanges].map(sqlite),
     noLimit,
   }
 }

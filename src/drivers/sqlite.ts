@@ -9,13 +9,17 @@ import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
 import { importPeer } from './peer'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
-import { schemaStatements } from './sql-statements'
+import { schemaStatements, sqlStatements } from './sql-statements'
+import type { WakeHub, WakeSource } from './watchers'
 
 /** How long a statement waits for another process's write lock before it fails SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000
 
 /** The oldest SQLite the driver knows: 3.35 brought RETURNING, which every write relies on. */
 export const SQLITE_MINIMUM = '3.35'
+
+/** How often the poller asks whether another connection wrote the file, while anyone watches. */
+const POLL_MS = 250
 
 /**
  * Opens the SQLite file a `sqlite://PATH` URL names (relative to the working directory;
@@ -58,7 +62,18 @@ export async function openSqliteDriver(
     // WAL: a commit appends to one log file and syncs it once, where the default journal syncs
     // several files per commit (three times the adds per second). Still synchronous FULL.
     await useWriteAheadLog(db)
-    return await preparedDriver(db, options, () => closeDatabase(db))
+    // The poller's connection, opened on the first watch: another connection's commits are
+    // what its data_version counts (this driver's among them).
+    const pollOn = async () => {
+      const own = await new Promise<Database>((done, fail) => {
+        const opened: Database = new sqlite3.Database(path, (error) =>
+          error ? fail(error) : done(opened),
+        )
+      })
+      own.configure('busyTimeout', BUSY_TIMEOUT_MS)
+      return { db: own, close: () => closeDatabase(own) }
+    }
+    return await preparedDriver(db, options, () => closeDatabase(db), pollOn)
   } catch (error) {
     await closeDatabase(db).catch(() => {})
     throw error
@@ -81,15 +96,27 @@ export function sqliteDriverOver(
   db: Database,
   options: { namespace: string },
 ): Promise<StoreDriver> {
-  return preparedDriver(db, options, async () => {})
+  // No file name to open another connection on: the poller asks the caller's own, whose
+  // data_version counts every other connection's commits.
+  return preparedDriver(
+    db,
+    options,
+    async () => {},
+    async () => ({ db, close: async () => {} }),
+  )
 }
 
 async function preparedDriver(
   db: Database,
   options: { namespace: string },
   close: () => Promise<void>,
+  pollOn: () => Promise<{ db: Database; close(): Promise<void> }>,
 ): Promise<StoreDriver> {
-  const connection = { ...sqliteConnection(db), close }
+  const connection: SqlConnection = {
+    ...sqliteConnection(db),
+    openWakes: (hub, namespace) => openPoller(hub, namespace, pollOn),
+    close,
+  }
   const [row] = await connection.query('SELECT sqlite_version() AS version', [])
   checkSqliteVersion(String(row?.version))
   for (const statement of schemaStatements('sqlite')) await connection.query(statement, [])
@@ -139,15 +166,75 @@ function openFailure(message: string, cause: unknown): Error {
   return Object.assign(new Error(message, { cause }), { code: (cause as { code?: unknown }).code })
 }
 
-function sqliteConnection(db: Database): Omit<SqlConnection, 'close'> {
+function sqliteConnection(db: Database): Pick<SqlConnection, 'dialect' | 'query' | 'transaction'> {
+  const query: SqlConnection['query'] = (sql, parameters) =>
+    new Promise((done, fail) => {
+      db.all<Record<string, unknown>>(sql, parameters, (error, rows) =>
+        error ? fail(error) : done(rows),
+      )
+    })
   return {
     dialect: 'sqlite',
-    query: (sql, parameters) =>
-      new Promise((done, fail) => {
-        db.all<Record<string, unknown>>(sql, parameters, (error, rows) =>
-          error ? fail(error) : done(rows),
-        )
-      }),
+    query,
+    // One connection serves every call at once, so no BEGIN here: the steps are each atomic.
+    transaction: async (steps) => {
+      for (const [sql, parameters] of steps) await query(sql, parameters)
+    },
+  }
+}
+
+/**
+ * The wake source of a SQLite store: every POLL_MS while anyone watches, `PRAGMA data_version`
+ * on a connection of its own; when it moved (another connection committed) or an owner is newly
+ * watched, each watched owner's latest change is read, and the owners whose latest moved are
+ * woken. A newly watched owner is woken once it is read (its first "ready").
+ */
+function openPoller(
+  hub: WakeHub,
+  namespace: string,
+  pollOn: () => Promise<{ db: Database; close(): Promise<void> }>,
+): WakeSource {
+  const latest = sqlStatements('sqlite').latestChange
+  const seen = new Map<string, unknown>()
+  let version: unknown
+  let connection: Promise<{ db: Database; close(): Promise<void> }> | undefined
+  let running: Promise<void> | undefined
+  const tick = async () => {
+    const owners = new Set(hub.owners())
+    if (owners.size === 0) {
+      seen.clear()
+      return
+    }
+    connection ??= pollOn()
+    const { query } = sqliteConnection((await connection).db)
+    const [row] = await query('PRAGMA data_version', [])
+    const moved = row?.data_version !== version
+    version = row?.data_version
+    for (const owner of owners) {
+      if (!moved && seen.has(owner)) continue
+      const [last] = await query(latest, [namespace, owner])
+      if (seen.has(owner) && seen.get(owner) === last?.seq) continue
+      seen.set(owner, last?.seq)
+      hub.wake(owner)
+    }
+    for (const owner of seen.keys()) if (!owners.has(owner)) seen.delete(owner)
+  }
+  const timer = setInterval(() => {
+    // A tick that failed (the file busy, or closed) is tried again at the next.
+    running ??= tick()
+      .catch(() => {})
+      .finally(() => {
+        running = undefined
+      })
+  }, POLL_MS)
+  // Polling never keeps a process alive on its own.
+  timer.unref()
+  return {
+    close: async () => {
+      clearInterval(timer)
+      await running
+      await (await connection?.catch(() => undefined))?.close()
+    },
   }
 }
 

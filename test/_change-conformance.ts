@@ -1,0 +1,267 @@
+// Issue 29: a log's change history, on every driver that keeps one. A function of a driver
+// factory, each test on a namespace of its own (see test/README.md).
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { LogDriver, StoreDriver } from '../src/core/driver'
+import type { Movie } from '../src/core/movie'
+import { aMovie } from './_movies'
+import { stop, watch } from './_processes'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+export interface ChangeSuiteOptions {
+  /** The changes a log keeps at least. */
+  bound: number
+  /** The changes a log keeps at most (the bound, or more where trimming is approximate). */
+  keptAtMost: number
+  /** The store URL a second process opens, when the store is shared across processes. */
+  url?: string
+}
+
+/** Resolves at the next call of the `wake` it gives, or fails after `ms` (a hang guard). */
+export function wakes(): { wake: () => void; next(ms: number, what: string): Promise<void> } {
+  let waiting: (() => void) | undefined
+  let pending = 0
+  return {
+    wake: () => {
+      pending++
+      waiting?.()
+    },
+    next: (ms, what) => {
+      if (pending > 0) {
+        pending = 0
+        return Promise.resolve()
+      }
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting = undefined
+          reject(new Error(`not woken within ${ms} ms: ${what}`))
+        }, ms)
+        waiting = () => {
+          clearTimeout(timer)
+          waiting = undefined
+          pending = 0
+          resolve()
+        }
+      })
+    },
+  }
+}
+
+/** Runs `test/_change-writer.ts` in a process of its own: one movie added to the owner's log. */
+export async function writeFromAnotherProcess(url: string, namespace: string, owner: string) {
+  const child = watch(
+    spawn(process.execPath, ['--import', 'tsx', 'test/_change-writer.ts', url, namespace, owner], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  )
+  try {
+    const line = await child.waitForLine(/^written /)
+    expect(await child.exited).toBe(0)
+    return line.slice('written '.length)
+  } finally {
+    await stop(child)
+  }
+}
+
+export function describeChangeSuite(
+  name: string,
+  openDriver: (namespace: string) => Promise<StoreDriver>,
+  options: ChangeSuiteOptions,
+): void {
+  describe(`change history: ${name}`, () => {
+    const opened: { driver: StoreDriver; owners: string[] }[] = []
+    afterAll(async () => {
+      const closing = opened.splice(0)
+      await Promise.allSettled(
+        closing.flatMap(({ driver, owners }) => owners.map((owner) => driver.drop(owner))),
+      )
+      await Promise.allSettled(closing.map(({ driver }) => driver.close()))
+    })
+    const open = async (namespace = `test-${randomUUID()}`, owners = ['alice', 'bob']) => {
+      const driver = await openDriver(namespace)
+      opened.push({ driver, owners })
+      return { driver, namespace }
+    }
+    // Two drivers on one namespace, each on a connection of its own, as two processes would be.
+    const openPair = async () => {
+      const { driver, namespace } = await open()
+      const { driver: other } = await open(namespace)
+      return { driver, other, namespace }
+    }
+    const movie = (title: string, id: string = randomUUID()): Movie =>
+      Object.freeze({ ...aMovie({ title }), notes: '', id }) as Movie
+    /** Starts a log with one movie; resolves with the log and the id of that first change. */
+    const started = async (log: LogDriver) => {
+      expect(await log.latestChange()).toBeUndefined()
+      expect(await log.put(movie('First'))).toBe(true)
+      const start = await log.latestChange()
+      expect(start).toEqual(expect.any(String))
+      return start as string
+    }
+
+    it('keeps one change per acknowledged write, none for a refused one, in order', async () => {
+      const { driver, other } = await openPair()
+      const [log, seen] = [driver.log('alice'), other.log('alice')]
+      const start = await started(log)
+      const [kept, gone] = [movie('Kept'), movie('Gone')]
+      expect(await log.put(kept)).toBe(true)
+      expect(await seen.put(gone)).toBe(true)
+      expect(await log.put({ ...kept, title: 'Duplicate' })).toBe(false)
+      const edited = { ...kept, title: 'Kept, edited' }
+      expect(await seen.replace(kept, edited)).toBe(true)
+      expect(await log.replace(kept, { ...kept, title: 'Stale' })).toBe(false)
+      const absent = movie('Absent')
+      expect(await log.replace(absent, { ...absent, title: 'Created?' })).toBe(false)
+      expect(await log.remove(gone)).toBe(true)
+      expect(await seen.remove(gone)).toBe(false)
+      expect(await log.remove(kept)).toBe(false)
+      // Records are not changes of the log.
+      await log.create('claim', 'x', 60_000)
+
+      for (const reader of [log, seen]) {
+        const read = await reader.changesAfter(start, 100)
+        expect(read.reset).toBe(false)
+        expect(read.changes.map(({ type, movie }) => [type, movie])).toEqual([
+          ['added', kept],
+          ['added', gone],
+          ['updated', edited],
+          ['deleted', { id: gone.id }],
+        ])
+        expect(await reader.latestChange()).toBe(read.changes.at(-1)?.id)
+        const ids = read.changes.map((change) => change.id)
+        expect(new Set([start, ...ids]).size).toBe(5)
+      }
+      // Without a point to start from, none: a watch starts at the latest.
+      expect(await seen.changesAfter(undefined, 100)).toEqual({ changes: [], reset: false })
+    })
+
+    it('resumes exactly after any change, a page at a time, and resets on an id it does not know', async () => {
+      const { driver } = await open()
+      const log = driver.log('alice')
+      const start = await started(log)
+      const movies = ['A', 'B', 'C', 'D', 'E'].map((title) => movie(title))
+      for (const each of movies) expect(await log.put(each)).toBe(true)
+      const all = await log.changesAfter(start, Number.POSITIVE_INFINITY)
+      expect(all.changes.map((change) => change.movie)).toEqual(movies)
+      let after = start
+      const paged: Movie[] = []
+      for (;;) {
+        const page = await log.changesAfter(after, 2)
+        expect(page.reset).toBe(false)
+        expect(page.changes.length).toBeLessThanOrEqual(2)
+        if (page.changes.length === 0) break
+        paged.push(...page.changes.map((change) => change.movie as Movie))
+        after = page.changes.at(-1)?.id as string
+      }
+      expect(paged).toEqual(movies)
+      expect(after).toBe(await log.latestChange())
+      for (const [at, change] of all.changes.entries()) {
+        const rest = await log.changesAfter(change.id, 100)
+        expect(rest).toEqual({ changes: all.changes.slice(at + 1), reset: false })
+      }
+      expect(await log.changesAfter(start, 0)).toEqual({ changes: [], reset: false })
+      for (const unknown of ['', 'nope', '1-x', '-1', '0', '99999999999999999999999', `${start}0`])
+        expect(await log.changesAfter(unknown, 10), unknown).toEqual({ changes: [], reset: true })
+    })
+
+    it(`keeps at least the latest ${options.bound} changes, and resets a reader left behind`, async () => {
+      const { driver } = await open()
+      const log = driver.log('alice')
+      const start = await started(log)
+      const ids = [start]
+      const total = options.keptAtMost + 50
+      let added: Movie | undefined
+      for (let written = 0; written < total; written += 50) {
+        const batch = Array.from({ length: 50 }, (_, n) => movie(`M${written + n}`))
+        for (const each of batch) await log.put(each)
+        // Read as a watcher would, before the batch after it can trim these.
+        const read = await log.changesAfter(ids.at(-1), 100)
+        expect(read.reset).toBe(false)
+        expect(read.changes.map((change) => change.movie)).toEqual(batch)
+        ids.push(...read.changes.map((change) => change.id))
+        added = batch.at(-1)
+      }
+      expect(await log.changesAfter(start, 10)).toEqual({ changes: [], reset: true })
+      const behind = ids[ids.length - 1 - options.keptAtMost] as string
+      expect(await log.changesAfter(behind, 10)).toEqual({ changes: [], reset: true })
+      const oldestKept = ids[ids.length - options.bound] as string
+      const kept = await log.changesAfter(oldestKept, Number.POSITIVE_INFINITY)
+      expect(kept.reset).toBe(false)
+      expect(kept.changes).toHaveLength(options.bound - 1)
+      expect(kept.changes.at(-1)?.movie).toEqual(added)
+    })
+
+    it("keeps each owner's history apart, and drop deletes an owner's", async () => {
+      const { driver, other } = await openPair()
+      const [alice, bob] = [driver.log('alice'), other.log('bob')]
+      const aliceStart = await started(alice)
+      expect(await bob.latestChange()).toBeUndefined()
+      expect(await bob.changesAfter(aliceStart, 10)).toEqual({ changes: [], reset: true })
+      const bobStart = await started(bob)
+      const [forAlice, forBob] = [movie('For Alice', 'same-id'), movie('For Bob', 'same-id')]
+      await alice.put(forAlice)
+      await bob.put(forBob)
+      expect((await alice.changesAfter(aliceStart, 10)).changes.map((c) => c.movie)).toEqual([
+        forAlice,
+      ])
+      expect((await bob.changesAfter(bobStart, 10)).changes.map((c) => c.movie)).toEqual([forBob])
+
+      const { wake, next } = wakes()
+      const stopWatching = other.onChange('alice', wake)
+      await other.drop('alice')
+      await next(1000, 'a drop of the watched log')
+      stopWatching()
+      for (const reader of [alice, other.log('alice')]) {
+        expect(await reader.latestChange()).toBeUndefined()
+        expect(await reader.changesAfter(aliceStart, 10)).toEqual({ changes: [], reset: true })
+      }
+      expect((await bob.changesAfter(bobStart, 10)).changes.map((c) => c.movie)).toEqual([forBob])
+      // A log started again after its drop gives no id the old one gave.
+      const restarted = await started(alice)
+      expect(restarted).not.toBe(aliceStart)
+      expect(await alice.changesAfter(aliceStart, 10)).toEqual({ changes: [], reset: true })
+    })
+
+    it('wakes a watcher of the owner when another connection writes, and closes while watched', async () => {
+      const { driver, other, namespace } = await openPair()
+      const { wake, next } = wakes()
+      const stopWatching = driver.onChange('alice', wake)
+      // Woken once its wake connection is ready: what came before is read then.
+      await next(5000, 'the wake connection ready')
+      const start = await started(other.log('alice'))
+      await next(1000, 'a put by another connection')
+      expect(await driver.log('alice').latestChange()).toBe(start)
+      stopWatching()
+      // A watcher left open does not hold close() up.
+      const watched = await openDriver(namespace)
+      watched.onChange('alice', () => {})
+      watched.onChange('bob', () => {})
+      await watched.close()
+    })
+
+    if (options.url) {
+      const url = options.url
+      it('wakes a watcher within a second of another process writing the log', async () => {
+        const { driver, namespace } = await open()
+        const { wake, next } = wakes()
+        const stopWatching = driver.onChange('alice', wake)
+        await next(5000, 'the wake connection ready')
+        const first = await writeFromAnotherProcess(url, namespace, 'alice')
+        await next(1000, 'a put in another process')
+        const log = driver.log('alice')
+        const start = (await log.latestChange()) as string
+        expect(start).toEqual(expect.any(String))
+        const id = await writeFromAnotherProcess(url, namespace, 'alice')
+        await next(1000, 'a second put in another process')
+        const read = await log.changesAfter(start, 10)
+        expect(read.changes.map((change) => change.movie.id)).toEqual([id])
+        expect(id).not.toBe(first)
+        stopWatching()
+      })
+    }
+  })
+}
