@@ -139,6 +139,39 @@ export function describeChangeSuite(
       expect(await seen.changesAfter(undefined, 100)).toEqual({ changes: [], reset: false })
     })
 
+    it('keeps every one of concurrent writes from two connections, each once, in the order read', async () => {
+      const { driver, other } = await openPair()
+      const [log, seen] = [driver.log('alice'), other.log('alice')]
+      const start = await started(log)
+      const movies = Array.from({ length: 20 }, (_, n) => movie(`Concurrent ${n}`))
+      const written = await Promise.all(movies.map((each, n) => (n % 2 ? log : seen).put(each)))
+      expect(written.every(Boolean)).toBe(true)
+      const target = movies[0] as Movie
+      const edits = Array.from({ length: 10 }, (_, n) => ({ ...target, title: `Edit ${n}` }))
+      const won = await Promise.all(
+        edits.map((next, n) => (n % 2 ? log : seen).replace(target, next)),
+      )
+      expect(won.filter(Boolean)).toHaveLength(1)
+      const { changes, reset } = await seen.changesAfter(start, 100)
+      expect(reset).toBe(false)
+      expect(
+        changes
+          .filter((change) => change.type === 'added')
+          .map((c) => c.movie.id)
+          .sort(),
+      ).toEqual(movies.map((each) => each.id).sort())
+      expect(changes.filter((change) => change.type === 'updated').map((c) => c.movie)).toEqual([
+        edits[won.indexOf(true)],
+      ])
+      // The edit came after its movie was added.
+      const at = (type: string) =>
+        changes.findIndex((c) => c.type === type && c.movie.id === target.id)
+      expect(at('updated')).toBeGreaterThan(at('added'))
+      // Read from any change, the rest in the same order.
+      const middle = changes[9] as { id: string }
+      expect((await log.changesAfter(middle.id, 100)).changes).toEqual(changes.slice(10))
+    })
+
     it('resumes exactly after any change, a page at a time, and resets on an id it does not know', async () => {
       const { driver } = await open()
       const log = driver.log('alice')

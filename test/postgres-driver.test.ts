@@ -8,6 +8,7 @@ import type { StoreDriver } from '../src/core/driver'
 import { StoreUnavailableError, UnsupportedStoreError } from '../src/core/errors'
 import type { Movie } from '../src/core/movie'
 import { openPostgresDriver } from '../src/drivers/postgres'
+import { CHANGES_LATEST, CHANGES_RANGE, sqlStatements } from '../src/drivers/sql-statements'
 import { aMovie } from './_movies'
 import { freePort } from './_ports'
 import { createPrivatePostgres } from './_postgres'
@@ -80,6 +81,37 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
     for (const id of ids) await driver.log('').put(movie(id))
     const listed = await driver.log('').listAfter(undefined, Infinity)
     expect(listed.map((each) => each.id)).toEqual([...ids].sort())
+  })
+
+  it("reads a log's history along its primary key, never sorting (issue 29)", async () => {
+    const driver = await open()
+    const log = driver.log('alice')
+    for (let n = 0; n < 3; n++) await log.put(movie())
+    const start = (await log.latestChange()) as string
+    // What the readers' functions run once they hold the log's lock.
+    expect(sqlStatements('postgres').changesFrom).toContain(
+      'movie_log_changes_from($1, $2, $3, $4)',
+    )
+    const client = new pg.Client({ connectionString: url })
+    client.on('error', () => {})
+    await client.connect()
+    try {
+      // A few rows: without this PostgreSQL would rightly read the small table whole.
+      await client.query('SET enable_seqscan = off')
+      for (const [statement, parameters] of [
+        [CHANGES_RANGE, ['movie-log-driver-test', 'alice', start, 10]],
+        [CHANGES_LATEST, ['movie-log-driver-test', 'alice']],
+      ] as const) {
+        const [{ 'QUERY PLAN': plan }] = (
+          await client.query(`EXPLAIN (FORMAT JSON) ${statement}`, [...parameters])
+        ).rows
+        const text = JSON.stringify(plan)
+        expect(text, statement).toContain('"Index Name":"movie_log_changes_pkey"')
+        expect(text, statement).not.toMatch(/"Node Type":"(Sort|Seq Scan|Bitmap Heap Scan)"/)
+      }
+    } finally {
+      await client.end()
+    }
   })
 
   it('finds no movie under an id PostgreSQL text cannot hold, rather than failing', async () => {

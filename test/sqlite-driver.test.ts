@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
 import { StoreUnavailableError, UnsupportedStoreError } from '../src/core/errors'
 import type { Movie } from '../src/core/movie'
+import { movieText } from '../src/drivers/sql-driver'
 import { isSqlStoreFailure } from '../src/drivers/sql-failures'
 import { sqlStatements } from '../src/drivers/sql-statements'
 import { openSqliteDriver, sqliteDriverOver } from '../src/drivers/sqlite'
@@ -122,9 +123,67 @@ describe('the SQLite driver', () => {
     for (const statement of [sql.dropMovies, sql.dropRecords, sql.read]) {
       const plan = (await query(`EXPLAIN QUERY PLAN ${statement}`)).map((row) => row.detail)
       expect(plan, statement).toEqual([
-        expect.stringMatching(/^SEARCH \S+ USING INDEX .*\(namespace=\? AND owner=\?/),
+        // A delete of an owner's movies reads the date index whole (covering: the history's
+        // trigger needs each row), still one range of it.
+        expect.stringMatching(/^SEARCH \S+ USING (COVERING )?INDEX .*\(namespace=\? AND owner=\?/),
       ])
     }
+  })
+
+  it("reads a log's history as a range of its primary key, and its triggers keep it so (issue 29)", async () => {
+    const { file } = await open()
+    const { query } = await database(file)
+    const sql = sqlStatements('sqlite')
+    // What the triggers run for each change: the log's latest seq, and the trim below the bound.
+    const trim = `DELETE FROM movie_log_changes WHERE namespace = ?1 AND owner = ?2 AND seq <= (${sql.latestChange.replace('$1', '?1').replace('$2', '?2')}) - 1000`
+    for (const statement of [sql.changesFrom, sql.latestChange, sql.dropChanges, trim]) {
+      const plan = (await query(`EXPLAIN QUERY PLAN ${statement}`)).map((row) => row.detail)
+      expect(plan.length, statement).toBeGreaterThan(0)
+      for (const step of plan.filter((detail) => !/^SCALAR SUBQUERY/.test(String(detail))))
+        expect(step, statement).toMatch(
+          /^SEARCH movie_log_changes USING (COVERING )?INDEX sqlite_autoindex_movie_log_changes_1 \(namespace=\? AND owner=\?/,
+        )
+    }
+    const triggers = await query(
+      `SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'movie_log_movies' ORDER BY name`,
+    )
+    expect(triggers.map((row) => row.name)).toEqual([
+      'movie_log_changes_added',
+      'movie_log_changes_deleted',
+      'movie_log_changes_updated',
+    ])
+  })
+
+  it('adds the history to a file made before it, keeping its movies (issue 29)', async () => {
+    const file = join(tempFolder('movie-log-sqlite-driver-'), 'old.sqlite')
+    const { query } = await database(file)
+    // The schema as the driver made it before the history.
+    for (const statement of [
+      'CREATE TABLE movie_log_movies (namespace TEXT NOT NULL, owner TEXT NOT NULL, id TEXT NOT NULL, screened TEXT NOT NULL, movie TEXT NOT NULL, PRIMARY KEY (namespace, owner, id))',
+      'CREATE INDEX movie_log_movies_screened ON movie_log_movies (namespace, owner, screened, id)',
+      'CREATE TABLE movie_log_records (namespace TEXT NOT NULL, owner TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (namespace, owner, key))',
+    ])
+      await query(statement)
+    const old = movie()
+    await query('INSERT INTO movie_log_movies VALUES (?, ?, ?, ?, ?)', [
+      'movie-log',
+      '',
+      old.id,
+      old.screenedDate,
+      movieText(old),
+    ])
+    const { driver } = await open(file)
+    const log = driver.log('')
+    expect(await log.get(old.id)).toEqual(old)
+    expect(await log.latestChange()).toBeUndefined()
+    const added = movie()
+    expect(await log.put(added)).toBe(true)
+    const start = (await log.latestChange()) as string
+    expect(await log.remove(old)).toBe(true)
+    expect(await log.changesAfter(start, 10)).toMatchObject({
+      changes: [{ type: 'deleted', movie: { id: old.id } }],
+      reset: false,
+    })
   })
 
   it('purges expired records of every owner now and then, and keeps the live ones', async () => {

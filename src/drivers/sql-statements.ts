@@ -47,15 +47,25 @@ export function schemaStatements(dialect: SqlDialect): string[] {
   ]
 }
 
+/** A page of a log's history, from $3 (inclusive), $4 at most: a range of its primary key. */
+export const CHANGES_RANGE = `SELECT seq, type, movie FROM ${CHANGES} WHERE namespace = $1 AND owner = $2 AND seq >= $3 ORDER BY seq LIMIT $4`
+/** A log's latest change: the last entry of its range of the primary key. */
+export const CHANGES_LATEST = `SELECT max(seq) AS seq FROM ${CHANGES} WHERE namespace = $1 AND owner = $2`
+
 /**
  * The triggers that keep each log's history, so a change is appended by the very statement
- * that changed the movie (a put, replace or remove that changed nothing fires nothing). A
- * log's seq goes up by one per change, from the time its first change was made in µs (a log
- * dropped and started again never gives an old id to a new change), so the bound is a range
- * delete of the one change that falls out. SQLite has one writer at a time; on PostgreSQL each
- * writer of a log takes the log's advisory lock first (held to its commit), so seqs commit in
- * order and a reader never skips one committed late. PostgreSQL NOTIFYs on commit; a drop
- * (`movie_log.dropping` set) appends nothing.
+ * that changed the movie (a put, replace or remove that changed nothing fires nothing), and
+ * the history bound kept there too.
+ *
+ * SQLite has one writer at a time: a log's seq goes up by one per change, from the time its
+ * first change was made in µs (a log dropped and started again never gives an old id to a new
+ * change), so the bound is a range delete of the one change that falls out.
+ *
+ * PostgreSQL's writers of one log run at once, so seqs come from one sequence and may commit
+ * out of order. Each writer holds the log's advisory lock shared until it commits (writers never
+ * wait on each other); a reader takes it exclusive for its one statement (`movie_log_changes_from`,
+ * `_latest`): it waits for the writers in flight, so it never reads a seq past one that commits
+ * later. NOTIFY is sent on commit; a drop (`movie_log.dropping` set) appends nothing.
  */
 function historyStatements(dialect: SqlDialect): string[] {
   if (dialect === 'sqlite') {
@@ -73,7 +83,9 @@ END`
       trigger('DELETE', 'deleted', 'OLD'),
     ]
   }
+  const lock = `${LOG_LOCK}, hashtext($1 || ':' || $2)`
   return [
+    `CREATE SEQUENCE IF NOT EXISTS ${CHANGES}_seq`,
     `CREATE OR REPLACE FUNCTION ${CHANGES}_append() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
   changed ${MOVIES}%ROWTYPE;
@@ -85,14 +97,14 @@ BEGIN
   ELSIF TG_OP = 'UPDATE' THEN changed := NEW; kind := 'updated';
   ELSE changed := NEW; kind := 'added';
   END IF;
-  PERFORM pg_advisory_xact_lock(${LOG_LOCK}, hashtext(changed.namespace || ':' || changed.owner));
-  -- A statement after the lock: it sees the last holder's commit (READ COMMITTED, VOLATILE).
-  SELECT coalesce(max(seq), (extract(epoch FROM clock_timestamp()) * 1000000)::bigint) + 1 INTO next
-    FROM ${CHANGES} WHERE namespace = changed.namespace AND owner = changed.owner;
+  PERFORM pg_advisory_xact_lock_shared(${LOG_LOCK}, hashtext(changed.namespace || ':' || changed.owner));
+  next := nextval('${CHANGES}_seq');
   INSERT INTO ${CHANGES} (namespace, owner, seq, type, movie)
     VALUES (changed.namespace, changed.owner, next, kind, changed.movie);
+  -- The bound: what is older than the latest HISTORY_BOUND goes (an index walk of that many).
   DELETE FROM ${CHANGES} WHERE namespace = changed.namespace AND owner = changed.owner
-    AND seq <= next - ${HISTORY_BOUND};
+    AND seq < (SELECT seq FROM ${CHANGES} WHERE namespace = changed.namespace AND owner = changed.owner
+      ORDER BY seq DESC OFFSET ${HISTORY_BOUND - 1} LIMIT 1);
   PERFORM pg_notify('${CHANGE_CHANNEL}', md5(changed.namespace || ':' || changed.owner));
   RETURN NULL;
 END
@@ -103,6 +115,20 @@ $fn$`,
       FOR EACH ROW EXECUTE FUNCTION ${CHANGES}_append();
   END IF;
 END $do$`,
+    // Readers: the lock first, then (a statement of its own, so a snapshot taken after it) the read.
+    `CREATE OR REPLACE FUNCTION ${CHANGES}_from(TEXT, TEXT, BIGINT, BIGINT)
+RETURNS TABLE (change_seq BIGINT, change_type TEXT, change_movie TEXT) LANGUAGE plpgsql AS $fn$
+BEGIN
+  PERFORM pg_advisory_xact_lock(${lock});
+  RETURN QUERY ${CHANGES_RANGE};
+END
+$fn$`,
+    `CREATE OR REPLACE FUNCTION ${CHANGES}_latest(TEXT, TEXT) RETURNS BIGINT LANGUAGE plpgsql AS $fn$
+BEGIN
+  PERFORM pg_advisory_xact_lock(${lock});
+  RETURN (${CHANGES_LATEST});
+END
+$fn$`,
   ]
 }
 
@@ -173,8 +199,12 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
     dropMovies: `DELETE FROM ${MOVIES} WHERE ${owned}`,
     dropRecords: `DELETE FROM ${RECORDS} WHERE ${owned}`,
     dropChanges: `DELETE FROM ${CHANGES} WHERE ${owned}`,
-    changesFrom: `SELECT seq, type, movie FROM ${CHANGES} WHERE ${owned} AND seq >= $3 ORDER BY seq LIMIT $4`,
-    latestChange: `SELECT max(seq) AS seq FROM ${CHANGES} WHERE ${owned}`,
+    changesFrom:
+      dialect === 'postgres'
+        ? `SELECT change_seq AS seq, change_type AS type, change_movie AS movie FROM ${CHANGES}_from($1, $2, $3, $4)`
+        : CHANGES_RANGE,
+    latestChange:
+      dialect === 'postgres' ? `SELECT ${CHANGES}_latest($1, $2) AS seq` : CHANGES_LATEST,
     drop: [],
     owners: `SELECT DISTINCT owner FROM ${MOVIES} WHERE namespace = $1 AND owner > $2 ORDER BY owner LIMIT $3`,
     purge: `DELETE FROM ${RECORDS} WHERE (namespace, owner, key) IN (SELECT namespace, owner, key FROM ${RECORDS} WHERE expires <= $1 LIMIT ${PURGE_BATCH})`,
