@@ -1,9 +1,11 @@
 // Issue 29: the PostgreSQL driver's change history, its LISTEN client waking other processes'
 // watchers, and waking them again once that client is cut and comes back.
 import { randomUUID } from 'node:crypto'
+import pg from 'pg'
 import { afterEach, expect, it } from 'vitest'
 import type { Movie } from '../src/core/movie'
 import { openPostgresDriver } from '../src/drivers/postgres'
+import { movieText } from '../src/drivers/sql-driver'
 import { describeChangeSuite, wakes } from './_change-conformance'
 import { aMovie } from './_movies'
 import { createPrivatePostgres } from './_postgres'
@@ -23,6 +25,56 @@ if (url)
 const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+describeWith('POSTGRES_URL', 'PostgreSQL history under concurrent writers', () => {
+  it('never reads past a change that commits after a later one (a reader waits for writers in flight)', async () => {
+    const namespace = `test-${randomUUID()}`
+    const driver = await open(url, namespace)
+    cleanups.push(async () => {
+      await driver.drop('alice')
+      await driver.close()
+    })
+    const log = driver.log('alice')
+    const movie = () => ({ ...aMovie(), notes: '', id: randomUUID() }) as Movie
+    await log.put(movie())
+    const start = (await log.latestChange()) as string
+    // A writer that takes its seq first and commits last.
+    const slow = new pg.Client({ connectionString: url, application_name: 'movie-log-slow-writer' })
+    slow.on('error', () => {})
+    await slow.connect()
+    cleanups.push(() => slow.end())
+    const waiting = async () =>
+      Number(
+        (
+          await slow.query(
+            `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory' AND query LIKE '%movie_log_changes_%'`,
+          )
+        ).rows[0].n,
+      )
+    /** Reads while a change made first is in flight and a later one committed. */
+    const whileInFlight = async <T>(read: () => Promise<T>) => {
+      const [early, late] = [movie(), movie()]
+      await slow.query('BEGIN')
+      await slow.query(
+        'INSERT INTO movie_log_movies (namespace, owner, id, screened, movie) VALUES ($1, $2, $3, $4, $5)',
+        [namespace, 'alice', early.id, early.screenedDate, movieText(early)],
+      )
+      expect(await log.put(late)).toBe(true)
+      const reading = read()
+      // The reader waits for the writer in flight, on the log's lock.
+      await expect.poll(waiting).toBe(1)
+      await slow.query('COMMIT')
+      return { read: await reading, early, late }
+    }
+    const { read, early, late } = await whileInFlight(() => log.changesAfter(start, 10))
+    expect(read.changes.map((change) => change.movie.id)).toEqual([early.id, late.id])
+    const after = (await log.latestChange()) as string
+    const latest = await whileInFlight(() => log.latestChange())
+    const [first, last] = (await log.changesAfter(after, 10)).changes
+    expect([first?.movie.id, last?.movie.id]).toEqual([latest.early.id, latest.late.id])
+    expect(latest.read).toBe(last?.id)
+  })
 })
 
 describeWith('POSTGRES_URL', 'PostgreSQL change wakes', () => {
