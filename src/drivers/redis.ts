@@ -239,8 +239,10 @@ function subscribe(client: RedisClient, channel: string, hub: WakeHub): WakeSour
     close: async () => {
       if (closed) return
       closed = true
-      // Never waits on a Redis that may be gone.
-      subscriber.destroy()
+      // Never waits on a Redis that may be gone (nor throws for a client already gone).
+      try {
+        subscriber.destroy()
+      } catch {}
     },
   }
 }

@@ -64,6 +64,8 @@ export function createSqlDriver(
   }
   const watchers = createWatchers((hub) => connection.openWakes(hub, namespace))
   let nextPurge = 0
+  // NOTIFYs sent after writes, not awaited by them: close() lets them go first.
+  const announcing = new Set<Promise<void>>()
   let closing: Promise<void> | undefined
 
   const log = (owner: string): LogDriver => {
@@ -72,7 +74,18 @@ export function createSqlDriver(
     // A write that changed the log wakes this process's watchers at once; other processes'
     // hear of it through the wake source.
     const woken = (written: boolean) => {
-      if (written) watchers.wake(owner)
+      if (!written) return written
+      watchers.wake(owner)
+      // Once committed: the write stands whatever becomes of its announcement (a process that
+      // dies here leaves other processes' watchers to find it at the next change or reconnect).
+      if (connection.dialect === 'postgres') {
+        const sent = query(sql.notify, [namespace, owner]).then(
+          () => {},
+          () => {},
+        )
+        announcing.add(sent)
+        sent.finally(() => announcing.delete(sent))
+      }
       return written
     }
     return {
@@ -148,7 +161,9 @@ export function createSqlDriver(
     isStoreFailure: isSqlStoreFailure,
     onChange: watchers.onChange,
     close: () => {
-      closing ??= watchers.close().finally(() => connection.close())
+      closing ??= Promise.allSettled([watchers.close(), ...announcing]).then(() =>
+        connection.close(),
+      )
       return closing
     },
   }

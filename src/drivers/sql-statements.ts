@@ -65,7 +65,11 @@ export const CHANGES_LATEST = `SELECT max(seq) AS seq FROM ${CHANGES} WHERE name
  * out of order. Each writer holds the log's advisory lock shared until it commits (writers never
  * wait on each other); a reader takes it exclusive for its one statement (`movie_log_changes_from`,
  * `_latest`): it waits for the writers in flight, so it never reads a seq past one that commits
- * later. NOTIFY is sent on commit; a drop (`movie_log.dropping` set) appends nothing.
+ * later. A drop (`movie_log.dropping` set) appends nothing.
+ *
+ * The NOTIFY that wakes other processes is sent by the driver after the write (`notify`), not
+ * from the trigger: PostgreSQL holds one lock, for the whole cluster, from a notifying
+ * transaction's pre-commit to its end, so notifying writers would commit one at a time.
  */
 function historyStatements(dialect: SqlDialect): string[] {
   if (dialect === 'sqlite') {
@@ -105,7 +109,6 @@ BEGIN
   DELETE FROM ${CHANGES} WHERE namespace = changed.namespace AND owner = changed.owner
     AND seq < (SELECT seq FROM ${CHANGES} WHERE namespace = changed.namespace AND owner = changed.owner
       ORDER BY seq DESC OFFSET ${HISTORY_BOUND - 1} LIMIT 1);
-  PERFORM pg_notify('${CHANGE_CHANNEL}', md5(changed.namespace || ':' || changed.owner));
   RETURN NULL;
 END
 $fn$`,
@@ -168,6 +171,8 @@ export interface SqlStatements {
   /** $3 the seq to start at (inclusive: the caller's `after`, checked to be there), $4 limit. */
   changesFrom: string
   latestChange: string
+  /** PostgreSQL: $1 namespace, $2 owner: wakes the listeners of the log. */
+  notify: string
   /**
    * $1 namespace, $2 after ('' from the first: the one diary's owner is never listed), $3
    * limit: the owners with a movie, in byte order, read along the primary key's first columns.
@@ -206,6 +211,7 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
     latestChange:
       dialect === 'postgres' ? `SELECT ${CHANGES}_latest($1, $2) AS seq` : CHANGES_LATEST,
     drop: [],
+    notify: `SELECT pg_notify('${CHANGE_CHANNEL}', md5($1 || ':' || $2))`,
     owners: `SELECT DISTINCT owner FROM ${MOVIES} WHERE namespace = $1 AND owner > $2 ORDER BY owner LIMIT $3`,
     purge: `DELETE FROM ${RECORDS} WHERE (namespace, owner, key) IN (SELECT namespace, owner, key FROM ${RECORDS} WHERE expires <= $1 LIMIT ${PURGE_BATCH})`,
     noLimit: dialect === 'postgres' ? null : -1,
@@ -218,7 +224,7 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
         `SELECT set_config('movie_log.dropping', 'on', true) WHERE $1::text IS NOT NULL AND $2::text IS NOT NULL`,
         ...drops,
         statements.dropChanges,
-        `SELECT pg_notify('${CHANGE_CHANNEL}', md5($1 || ':' || $2))`,
+        statements.notify,
       ],
     }
   }
