@@ -64,8 +64,26 @@ export function createSqlDriver(
   }
   const watchers = createWatchers((hub) => connection.openWakes(hub, namespace))
   let nextPurge = 0
-  // NOTIFYs sent after writes, not awaited by them: close() lets them go first.
-  const announcing = new Set<Promise<void>>()
+  // NOTIFYs sent after writes, not awaited by them (close() lets them go first), one at a time
+  // per owner: a write while one is in flight asks for one more after it, which is sent after
+  // that write's commit.
+  const announcing = new Map<string, { again: boolean; sent: Promise<void> }>()
+  const announce = (owner: string) => {
+    const inFlight = announcing.get(owner)
+    if (inFlight) {
+      inFlight.again = true
+      return
+    }
+    const entry = { again: false, sent: Promise.resolve() }
+    announcing.set(owner, entry)
+    entry.sent = (async () => {
+      do {
+        entry.again = false
+        await query(sql.notify, [namespace, owner]).catch(() => {})
+      } while (entry.again)
+      announcing.delete(owner)
+    })()
+  }
   let closing: Promise<void> | undefined
 
   const log = (owner: string): LogDriver => {
@@ -78,14 +96,7 @@ export function createSqlDriver(
       watchers.wake(owner)
       // Once committed: the write stands whatever becomes of its announcement (a process that
       // dies here leaves other processes' watchers to find it at the next change or reconnect).
-      if (connection.dialect === 'postgres') {
-        const sent = query(sql.notify, [namespace, owner]).then(
-          () => {},
-          () => {},
-        )
-        announcing.add(sent)
-        sent.finally(() => announcing.delete(sent))
-      }
+      if (connection.dialect === 'postgres') announce(owner)
       return written
     }
     return {
@@ -161,9 +172,8 @@ export function createSqlDriver(
     isStoreFailure: isSqlStoreFailure,
     onChange: watchers.onChange,
     close: () => {
-      closing ??= Promise.allSettled([watchers.close(), ...announcing]).then(() =>
-        connection.close(),
-      )
+      const sending = [...announcing.values()].map((entry) => entry.sent)
+      closing ??= Promise.allSettled([watchers.close(), ...sending]).then(() => connection.close())
       return closing
     },
   }

@@ -171,7 +171,11 @@ export interface SqlStatements {
   /** $3 the seq to start at (inclusive: the caller's `after`, checked to be there), $4 limit. */
   changesFrom: string
   latestChange: string
-  /** PostgreSQL: $1 namespace, $2 owner: wakes the listeners of the log. */
+  /**
+   * PostgreSQL: $1 namespace, $2 owner: wakes the listeners of the log, in a transaction of its
+   * own that need not wait for the disk (a NOTIFY takes a transaction id, so its commit would
+   * sync, under the cluster's one NOTIFY lock).
+   */
   notify: string
   /**
    * $1 namespace, $2 after ('' from the first: the one diary's owner is never listed), $3
@@ -211,7 +215,7 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
     latestChange:
       dialect === 'postgres' ? `SELECT ${CHANGES}_latest($1, $2) AS seq` : CHANGES_LATEST,
     drop: [],
-    notify: `SELECT pg_notify('${CHANGE_CHANNEL}', md5($1 || ':' || $2))`,
+    notify: `SELECT set_config('synchronous_commit', 'off', true), pg_notify('${CHANGE_CHANNEL}', md5($1 || ':' || $2))`,
     owners: `SELECT DISTINCT owner FROM ${MOVIES} WHERE namespace = $1 AND owner > $2 ORDER BY owner LIMIT $3`,
     purge: `DELETE FROM ${RECORDS} WHERE (namespace, owner, key) IN (SELECT namespace, owner, key FROM ${RECORDS} WHERE expires <= $1 LIMIT ${PURGE_BATCH})`,
     noLimit: dialect === 'postgres' ? null : -1,
@@ -224,7 +228,7 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
         `SELECT set_config('movie_log.dropping', 'on', true) WHERE $1::text IS NOT NULL AND $2::text IS NOT NULL`,
         ...drops,
         statements.dropChanges,
-        statements.notify,
+        `SELECT pg_notify('${CHANGE_CHANNEL}', md5($1 || ':' || $2))`,
       ],
     }
   }
