@@ -31,12 +31,14 @@ export function movieItem(movie: Movie, actions: ItemActions, notice = ''): HTML
     ]),
   ])
   if (movie.notes) body.append(element('p', { class: 'notes' }, [movie.notes]))
-  const edit = element('button', { type: 'button', 'aria-describedby': headingId }, ['Edit'])
-  const remove = element(
-    'button',
-    { type: 'button', class: 'danger', 'aria-describedby': headingId },
-    ['Delete'],
-  )
+  // Each button's name says which movie it acts on ("Edit “Heat” (1995)"): a screen reader's
+  // list of buttons is otherwise twenty "Edit" and twenty "Delete".
+  const named = (verb: string) => [
+    verb,
+    element('span', { class: 'visually-hidden' }, [` “${movie.title}” (${movie.releaseYear})`]),
+  ]
+  const edit = element('button', { type: 'button' }, named('Edit'))
+  const remove = element('button', { type: 'button', class: 'danger' }, named('Delete'))
   edit.addEventListener('click', () => actions.edit(movie, item))
   remove.addEventListener('click', () => actions.remove(movie, item))
   if (notice) item.append(element('p', { class: 'notice', role: 'alert' }, [notice]))
