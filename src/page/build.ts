@@ -7,6 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { ADD_LABEL, formMarkup } from './movie-form'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 
@@ -52,6 +53,7 @@ export async function bundlePage(): Promise<PageFiles> {
   const html = (await readFile(join(HERE, 'index.html'), 'utf8'))
     .replace('{{script}}', `/assets/${named('.js')}`)
     .replace('{{style}}', `/assets/${named('.css')}`)
+    .replace('{{add-form}}', formMarkup('add', ADD_LABEL))
   return { html, assets }
 }
 

@@ -6,7 +6,7 @@ import { StoreUnavailableError } from '../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
 import { explain } from './explain'
-import { createMovieForm } from './movie-form'
+import { ADD_LABEL, createMovieForm } from './movie-form'
 import { movieItem } from './movie-item'
 import { openOutbox } from './outbox'
 import { Cancelled, createSession } from './token'
@@ -111,7 +111,14 @@ function showEmpty(): void {
     : 'Your diary is empty. Add the first movie you screened with the form above: its title, when you saw it, its release year and its IMDb page.'
 }
 
-const form = createMovieForm('add', 'Add to the diary', (values) => void adds.add(values))
+// The add form is in the page as served (no shift as the script runs); this gives it life.
+const form = createMovieForm(
+  'add',
+  ADD_LABEL,
+  (values) => void adds.add(values),
+  undefined,
+  byId('add'),
+)
 const adds = createAdds(session, outbox, {
   form,
   waiting: byId('waiting'),
@@ -123,7 +130,6 @@ const adds = createAdds(session, outbox, {
   },
   reload: () => load(false),
 })
-byId('add').replaceChildren(form.form)
 
 byId<HTMLFormElement>('filter').addEventListener('submit', (event) => {
   event.preventDefault()
@@ -150,5 +156,9 @@ void adds.showWaiting()
 void load(false).then(() => {
   if (!offline) void adds.retry()
 })
-// The worker keeps the page for offline visits; the page works without it.
-navigator.serviceWorker?.register(`${base}/sw.js`, { scope: base || '/' }).catch(() => {})
+// The worker keeps the page for offline visits; the page works without it. Registered once the
+// page has loaded, so that its install does not compete with the first view.
+const registerWorker = () =>
+  navigator.serviceWorker?.register(`${base}/sw.js`, { scope: base || '/' }).catch(() => {})
+if (document.readyState === 'complete') void registerWorker()
+else addEventListener('load', () => void registerWorker(), { once: true })

@@ -47,10 +47,12 @@ export function movieItem(movie: Movie, actions: ItemActions, notice = ''): HTML
 }
 
 // The date as the diary reads it, in the viewer's language; the time only when it was given.
+// One formatter for the page: making one per movie costs more than the rest of the item.
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' })
+
 function formatDate(screenedDate: string): string {
   const [date = '', time = ''] = screenedDate.split('T')
   const [year, month, day] = date.split('-').map(Number)
-  const day0 = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1))
-  const text = day0.toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' })
+  const text = DATE.format(new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1)))
   return time.startsWith('00:00:00') ? text : `${text}, ${time.slice(0, 5)}`
 }
