@@ -34,7 +34,13 @@ scope.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll([shell.page, ...shell.assets]))
+      .then((cache) =>
+        // As a browser asks for it: the server's `/` answers JSON callers with a pointer instead.
+        cache.addAll([
+          new Request(shell.page, { headers: { accept: 'text/html' } }),
+          ...shell.assets,
+        ]),
+      )
       .then(() => scope.skipWaiting()),
   )
 })
