@@ -98,6 +98,10 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page offline', () => {
       'will be added when the server is back',
     )
     await page.screenshot({ path: `${SHOTS}diary-375-offline.png`, fullPage: true })
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.screenshot({ path: `${SHOTS}diary-1280-offline.png` })
+    expect(await seriousViolations(page)).toEqual([])
+    await page.setViewportSize({ width: 375, height: 800 })
     expect(await seriousViolations(page)).toEqual([])
     await page.reload()
     await expect.poll(waiting).toEqual(['Alien (1999)', 'Brazil (1999)', 'Contact (1999)'])
