@@ -40,7 +40,7 @@ export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
       const movie = await session.run('add a movie', (log) =>
         log.addMovie(add.values as never, { idempotencyKey: add.key }),
       )
-      await outbox.sent(add.key)
+      await outbox.sent(add.key).catch(() => {})
       return movie
     } finally {
       inFlight.delete(add.key)
@@ -49,7 +49,7 @@ export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
 
   /** Lists the adds waiting to be sent, oldest first. */
   async function showWaiting(): Promise<void> {
-    const adds = await outbox.waiting()
+    const adds = await outbox.waiting().catch(() => [])
     const list = view.waiting.querySelector('ol') as HTMLOListElement
     list.replaceChildren(
       ...adds.map((add) =>
@@ -76,7 +76,7 @@ export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
   function flush(): Promise<'sent' | 'unreachable' | 'idle'> {
     flushing ??= (async () => {
       let sent = 0
-      for (const add of await outbox.waiting()) {
+      for (const add of await outbox.waiting().catch(() => [])) {
         if (inFlight.has(add.key)) continue
         try {
           await send(add)
@@ -108,8 +108,19 @@ export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
 
   async function add(values: Record<string, unknown>): Promise<void> {
     const made: WaitingAdd = { key: crypto.randomUUID(), values, madeAt: Date.now() }
-    await outbox.keep(made)
+    // A browser that keeps nothing for the page (storage refused): the add is sent all the same,
+    // once, and nothing waits.
+    const keeping = await outbox.keep(made).then(
+      () => true,
+      () => false,
+    )
     const kept = () => {
+      if (!keeping) {
+        view.form.say(
+          'Not added: the server cannot be reached, and this browser does not let the page keep it.',
+        )
+        return
+      }
       view.form.clear()
       view.say(`Kept on this device: “${titleOf(made)}” will be added when the server is back.`)
       void showWaiting()
@@ -126,7 +137,7 @@ export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
         view.lost()
         return kept()
       }
-      await outbox.sent(made.key)
+      await outbox.sent(made.key).catch(() => {})
       if (error instanceof Cancelled) view.form.say('Not added: the server needs its token.')
       else view.showError(view.form, error)
     }

@@ -69,7 +69,8 @@ async function load(append: boolean): Promise<void> {
       }),
     )
     setOffline(false)
-    if (!append && !year) void outbox.saveDiary({ movies: page.movies, at: Date.now() })
+    if (!append && !year)
+      void outbox.saveDiary({ movies: page.movies, at: Date.now() }).catch(() => {})
     if (!append) list.replaceChildren()
     const firstNew = page.movies[0]
     for (const movie of page.movies) list.append(movieItem(movie, actions))
