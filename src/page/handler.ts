@@ -1,8 +1,5 @@
-/**
- * The diary page for your own app: a web-standard handler (`Request` -> `Response`) that serves
- * the page, its hashed assets and its service worker, for a log mounted beside it.
- * @module
- */
+/** @module movie-log/page: the diary page for your own app, beside the log it shows. */
+
 import { diaryPage } from './files'
 import { createPageServer, type PageMount } from './serve'
 
