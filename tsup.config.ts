@@ -9,6 +9,7 @@ const LIBRARY = {
   h3: 'adapters/h3.ts',
   node: 'adapters/node.ts',
   client: 'src/client/index.ts',
+  page: 'src/page/handler.ts',
 }
 
 export default defineConfig({

@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^movie-log\/h3$/, replacement: here('./adapters/h3.ts') },
       { find: /^movie-log\/node$/, replacement: here('./adapters/node.ts') },
       { find: /^movie-log\/client$/, replacement: here('./src/client/index.ts') },
+      { find: /^movie-log\/page$/, replacement: here('./src/page/handler.ts') },
       { find: /^movie-log$/, replacement: here('./src/index.ts') },
       // MOVIE_LOG_KEYV=6: movie-log's own keyv (and the tests') is keyv 6, as npm installs it
       // on Node 22 and later where no adapter asks for keyv 5.

@@ -10,6 +10,7 @@ export const ENTRIES = {
   'movie-log/h3': 'adapters/h3.ts',
   'movie-log/node': 'adapters/node.ts',
   'movie-log/client': 'src/client/index.ts',
+  'movie-log/page': 'src/page/handler.ts',
 } as const
 
 /** Every name an entry exports, values and types alike, sorted. */

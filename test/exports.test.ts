@@ -92,6 +92,11 @@ describe('the published surface', () => {
           "MovieLogNodeHandler",
           "toNodeHandler",
         ],
+        "movie-log/page": [
+          "PageHandler",
+          "PageHandlerOptions",
+          "toPageHandler",
+        ],
         "movie-log/web": [
           "AuthorizeResult",
           "CorsOrigins",
@@ -124,6 +129,7 @@ describe('the published surface', () => {
       './node',
       './openapi.json',
       './package.json',
+      './page',
       './web',
     ])
     expect(pkg.exports['./openapi.json']).toBe('./dist/openapi.json')

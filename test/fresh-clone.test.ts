@@ -3,8 +3,10 @@ import { cpSync, existsSync, realpathSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { launchChromium, NO_BROWSER, seriousViolations } from './_browser'
 import { freePort } from './_ports'
 import { type Child, stop, watch } from './_processes'
+import { UNDER_CI } from './_services'
 import { tempFolders } from './_temp'
 
 // Issue 26: in a fresh clone (no dist/), `npm start` served the page's unbuilt template, whose
@@ -14,6 +16,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
 const folder = tempFolders()
 let server: Child | undefined
+let origin: string | undefined
 afterAll(async () => {
   if (server) await stop(server)
 })
@@ -46,7 +49,7 @@ describe('npm start in a fresh clone', () => {
       }),
     )
     await server.waitForLine(/listening on /)
-    const origin = `http://127.0.0.1:${port}`
+    origin = `http://127.0.0.1:${port}`
 
     const page = await fetch(`${origin}/`, { headers: { accept: BROWSER_ACCEPT } })
     expect(page.status).toBe(200)
@@ -69,7 +72,38 @@ describe('npm start in a fresh clone', () => {
       // Bundled for the browser: no bare import left for it to fail on.
       expect(body, path).not.toMatch(/\bfrom\s*["'](?![./])/)
     }
+    // Its service worker too, and text compressed for a browser that takes brotli.
+    const worker = await fetch(`${origin}/sw.js`)
+    expect(worker.status).toBe(200)
+    expect(worker.headers.get('service-worker-allowed')).toBe('/')
+    const compressed = await fetch(`${origin}/`, {
+      headers: { accept: BROWSER_ACCEPT, 'accept-encoding': 'gzip, deflate, br' },
+      // Read the bytes as sent: undici would decode them.
+      decompress: false,
+    } as RequestInit)
+    expect(compressed.headers.get('content-encoding')).toBe('br')
     // A hang guard: npm start builds the page from source first, which a slow machine takes
     // its time over.
   }, 120_000)
+
+  // Required under CI=true, where a missing Chromium fails the run.
+  it.skipIf(NO_BROWSER !== undefined && !UNDER_CI)(
+    'shows its diary in Chromium: the empty diary, the add form, no serious axe violation',
+    async () => {
+      expect(origin, 'the server of the test above').toBeDefined()
+      const browser = await launchChromium()
+      try {
+        const page = await (await browser.newContext()).newPage()
+        page.setDefaultTimeout(20_000) // only stops a hung step
+        await page.goto(`${origin}/`)
+        await expect
+          .poll(() => page.locator('#empty').textContent())
+          .toContain('Your diary is empty')
+        expect(await page.locator('#add-title').isVisible()).toBe(true)
+        expect(await seriousViolations(page)).toEqual([])
+      } finally {
+        await browser.close()
+      }
+    },
+  )
 })

@@ -70,7 +70,7 @@ const graph = new Map(sources.map((file) => [file, importsOf(file).files]))
 
 // The layers, by folder. The page's Node-side files (its build, a handler) are not browser code.
 const LAYERS: [layer: string, test: RegExp][] = [
-  ['page-node', /^src\/page\/(build|handler)\.ts$/],
+  ['page-node', /^src\/page\/(build|files|serve|handler)\.ts$/],
   ['page', /^src\/page\//],
   ['http', /^src\/(http|openapi)\//],
   // What drivers may see of the core: the port, the movie rules, the errors, store URLs.
@@ -190,6 +190,6 @@ describe('the layout check itself', () => {
     const server = importsOf('src/cli/serve.ts').files
     expect(server).toContain('src/server/server.ts')
     expect(importsOf('src/client/index.ts').files).toContain('src/core/movie.ts')
-    expect(importsOf('src/server/diary-page.ts').files).toContain('src/page/build.ts')
+    expect(importsOf('src/page/files.ts').files).toContain('src/page/build.ts')
   })
 })

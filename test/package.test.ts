@@ -253,6 +253,8 @@ describeUnless(UNDER_CI ? undefined : 'runs under CI=true', 'CI', `this machine'
           "dist/chunk-[hash].js",
           "dist/chunk-[hash].js",
           "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js",
+          "dist/chunk-[hash].js.map",
           "dist/chunk-[hash].js.map",
           "dist/chunk-[hash].js.map",
           "dist/chunk-[hash].js.map",
@@ -303,8 +305,12 @@ describeUnless(UNDER_CI ? undefined : 'runs under CI=true', 'CI', `this machine'
           "dist/node.js.map",
           "dist/openapi.json",
           "dist/options-[hash].d.ts",
+          "dist/page.d.ts",
+          "dist/page.js",
+          "dist/page.js.map",
           "dist/page/assets/diary-[hash].js",
           "dist/page/assets/style-[hash].css",
+          "dist/page/assets/sw-[hash].js",
           "dist/page/index.html",
           "dist/postgres-[hash].js",
           "dist/postgres-[hash].js.map",
@@ -389,6 +395,26 @@ console.log(JSON.stringify({ listed: movies.length, same: movies[0].id === added
       }
       visit('client.js')
       expect(seen.size).toBeGreaterThan(1)
+    })
+
+    it('has movie-log/page serving the built page from the package, for any mount', () => {
+      writeFileSync(
+        join(app(), 'page.mjs'),
+        `import { toPageHandler } from 'movie-log/page'
+const page = toPageHandler({ api: '/movies', basePath: '/diary' })
+const html = await (await page(new Request('http://app/diary/'))).text()
+const script = /src="([^"]+)"/.exec(html)[1]
+const asset = await page(new Request('http://app' + script, { headers: { 'accept-encoding': 'br' } }))
+const worker = await page(new Request('http://app/diary/sw.js'))
+console.log(JSON.stringify({ script, built: !html.includes('{{'), asset: [asset.status, asset.headers.get('content-encoding')], worker: worker.status }))
+`,
+      )
+      expect(JSON.parse(run('node', ['page.mjs'], app()))).toEqual({
+        script: expect.stringMatching(/^\/diary\/assets\/diary-\w+\.js$/),
+        built: true,
+        asset: [200, 'br'],
+        worker: 200,
+      })
     })
 
     it('loads no server, command or page code on importing movie-log or movie-log/web', () => {

@@ -1,5 +1,5 @@
 /**
- * Builds the diary page: its script and style under content-hashed names (served with
+ * Builds the diary page: its script, style and service worker under content-hashed names (served with
  * long-lived caching), and `index.html` naming them. `npm run build` writes `dist/page/`; the
  * server run from source (`npm start` in a checkout) builds it in memory at start.
  */
@@ -7,6 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { ADD_LABEL, formMarkup } from './movie-form'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 
@@ -22,25 +23,37 @@ export interface BuiltPage {
   assets: string[]
 }
 
+const TARGET = ['chrome111', 'firefox111', 'safari16.4']
+
 /** Bundles, minifies and hashes the page from its sources, in memory. */
 export async function bundlePage(): Promise<PageFiles> {
-  const result = await build({
-    entryPoints: { diary: join(HERE, 'main.ts'), style: join(HERE, 'style.css') },
+  const common = {
     bundle: true,
     minify: true,
-    format: 'esm',
     platform: 'browser',
-    target: ['chrome111', 'firefox111', 'safari16.4'],
+    target: TARGET,
     entryNames: '[name]-[hash]',
     outdir: join(HERE, 'assets'),
     write: false,
     logLevel: 'silent',
-  })
+  } as const
+  // The service worker is a classic script (module workers are not everywhere yet).
+  const [page, worker] = await Promise.all([
+    build({
+      ...common,
+      entryPoints: { diary: join(HERE, 'main.ts'), style: join(HERE, 'style.css') },
+      format: 'esm',
+    }),
+    build({ ...common, entryPoints: { sw: join(HERE, 'sw.ts') }, format: 'iife' }),
+  ])
+  const result = { outputFiles: [...page.outputFiles, ...worker.outputFiles] }
   const assets = new Map(result.outputFiles.map((file) => [basename(file.path), file.contents]))
-  const named = (extension: string) => [...assets.keys()].find((name) => name.endsWith(extension))
+  const named = (extension: string) =>
+    [...assets.keys()].find((name) => !name.startsWith('sw-') && name.endsWith(extension))
   const html = (await readFile(join(HERE, 'index.html'), 'utf8'))
     .replace('{{script}}', `/assets/${named('.js')}`)
     .replace('{{style}}', `/assets/${named('.css')}`)
+    .replace('{{add-form}}', formMarkup('add', ADD_LABEL))
   return { html, assets }
 }
 

@@ -1,35 +1,63 @@
-/** The diary page: the movies latest screened first, a page at a time, filtered by year. */
-import type { Movie } from '../client/index'
+/**
+ * The diary page: the movies latest screened first, a page at a time, filtered by year. With
+ * the server out of reach, the diary last seen on this device, and adds kept until it is back.
+ */
+import { StoreUnavailableError } from '../client/index'
+import { createAdds } from './adds'
 import { editActions } from './changes'
 import { explain } from './explain'
-import { createMovieForm } from './movie-form'
+import { ADD_LABEL, createMovieForm } from './movie-form'
 import { movieItem } from './movie-item'
+import { openOutbox } from './outbox'
 import { Cancelled, createSession } from './token'
 
 const PAGE_SIZE = 20
-const session = createSession(new URL('/movies', location.href).href)
+// Set by the handler that serves the page: where the log is, and where the page is mounted.
+const meta = (name: string) =>
+  document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? ''
+const logUrl = new URL(meta('movie-log-api') || '/movies', location.href).href
+const base = meta('movie-log-base')
+const session = createSession(logUrl)
+const outbox = openOutbox(logUrl)
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const list = byId<HTMLOListElement>('movies')
 const more = byId<HTMLButtonElement>('more')
 const empty = byId<HTMLParagraphElement>('empty')
 const status = byId<HTMLParagraphElement>('status')
+const banner = byId<HTMLParagraphElement>('offline')
 const yearInput = byId<HTMLInputElement>('year')
 
 // What is shown: the year filter (none: every year) and where the next page starts.
 let year = ''
 let cursor: string | null = null
+let offline = false
 
+const say = (message: string) => {
+  status.textContent = message
+}
 const actions = editActions(session, {
   render: (movie, notice) => movieItem(movie, actions, notice),
-  say: (message) => {
-    status.textContent = message
-  },
+  say,
   removed: () => showEmpty(),
 })
 
+/** Says whether the server is out of reach; `seenAt`, when the diary shown was last read. */
+function setOffline(now: boolean, seenAt?: number): void {
+  offline = now
+  banner.hidden = !now
+  if (!now) {
+    adds.reached()
+    return
+  }
+  const when = seenAt
+    ? `This is your diary as last seen here on ${new Date(seenAt).toLocaleString()}.`
+    : 'This device has not seen your diary yet.'
+  banner.textContent = `Offline: the server cannot be reached. ${when} Movies you add are kept on this device and sent when it is back; edits and deletes need it.`
+}
+
 /** Shows the first page (`append` false) or the next one, latest screened first. */
 async function load(append: boolean): Promise<void> {
-  status.textContent = 'Loading…'
+  say('Loading…')
   const range = year ? { from: year, to: year } : {}
   try {
     const page = await session.run('read the diary', (log) =>
@@ -40,24 +68,41 @@ async function load(append: boolean): Promise<void> {
         cursor: append ? cursor : null,
       }),
     )
+    setOffline(false)
+    if (!append && !year)
+      void outbox.saveDiary({ movies: page.movies, at: Date.now() }).catch(() => {})
     if (!append) list.replaceChildren()
     const firstNew = page.movies[0]
     for (const movie of page.movies) list.append(movieItem(movie, actions))
     cursor = page.nextCursor
     more.hidden = cursor === null
     showEmpty()
-    status.textContent = append
-      ? `${page.movies.length} more shown.`
-      : year
-        ? `Showing movies screened in ${year}.`
-        : ''
+    say(
+      append
+        ? `${page.movies.length} more shown.`
+        : year
+          ? `Showing movies screened in ${year}.`
+          : '',
+    )
     // After "More", the keyboard continues at the first movie it brought.
     if (append && firstNew)
       list.querySelector<HTMLElement>(`[data-id="${firstNew.id}"] button`)?.focus()
   } catch (error) {
-    status.textContent =
-      error instanceof Cancelled ? 'The diary needs the token to be shown.' : explain(error)
+    if (StoreUnavailableError.is(error) && !append && !year) return showLastSeen()
+    say(error instanceof Cancelled ? 'The diary needs the token to be shown.' : explain(error))
   }
+}
+
+// The server is out of reach: the diary as this device last saw it, and a retry scheduled.
+async function showLastSeen(): Promise<void> {
+  const seen = await outbox.lastDiary().catch(() => undefined)
+  setOffline(true, seen?.at)
+  list.replaceChildren(...(seen?.movies ?? []).map((movie) => movieItem(movie, actions)))
+  cursor = null
+  more.hidden = true
+  showEmpty()
+  say('')
+  adds.retrySoon()
 }
 
 function showEmpty(): void {
@@ -67,24 +112,31 @@ function showEmpty(): void {
     : 'Your diary is empty. Add the first movie you screened with the form above: its title, when you saw it, its release year and its IMDb page.'
 }
 
-const add = createMovieForm('add', 'Add to the diary', async (values) => {
-  try {
-    const movie: Movie = await session.run('add a movie', (log) => log.addMovie(values as never))
-    add.clear()
-    status.textContent = `Added “${movie.title}”.`
-    await load(false)
-  } catch (error) {
-    if (error instanceof Cancelled) add.say('Not added: the server needs its token.')
-    else actions.showError(add, error)
-  }
+// The add form is in the page as served (no shift as the script runs); this gives it life.
+const form = createMovieForm(
+  'add',
+  ADD_LABEL,
+  (values) => void adds.add(values),
+  undefined,
+  byId('add'),
+)
+const adds = createAdds(session, outbox, {
+  form,
+  waiting: byId('waiting'),
+  say,
+  showError: actions.showError,
+  isOffline: () => offline,
+  lost: () => {
+    if (!offline) setOffline(true)
+  },
+  reload: () => load(false),
 })
-byId('add').append(add.form)
 
 byId<HTMLFormElement>('filter').addEventListener('submit', (event) => {
   event.preventDefault()
   const wanted = yearInput.value.trim()
   if (wanted && !/^\d{4}$/.test(wanted)) {
-    status.textContent = 'A year has four digits, 2024 say.'
+    say('A year has four digits, 2024 say.')
     yearInput.setAttribute('aria-invalid', 'true')
     return
   }
@@ -98,5 +150,16 @@ byId('all-years').addEventListener('click', () => {
   void load(false)
 })
 more.addEventListener('click', () => void load(true))
+addEventListener('online', () => void adds.retry())
 
-void load(false)
+void adds.showWaiting()
+// Adds left waiting by an earlier visit go once the diary shows the server is there.
+void load(false).then(() => {
+  if (!offline) void adds.retry()
+})
+// The worker keeps the page for offline visits; the page works without it. Registered once the
+// page has loaded, so that its install does not compete with the first view.
+const registerWorker = () =>
+  navigator.serviceWorker?.register(`${base}/sw.js`, { scope: base || '/' }).catch(() => {})
+if (document.readyState === 'complete') void registerWorker()
+else addEventListener('load', () => void registerWorker(), { once: true })

@@ -12,6 +12,9 @@ const FIELDS = [
 
 type FieldName = (typeof FIELDS)[number]['name']
 
+/** The add form's button. */
+export const ADD_LABEL = 'Add to the diary'
+
 export interface MovieForm {
   form: HTMLFormElement
   /** Shows each issue beside its field (an issue with no field above the form); focuses the first. */
@@ -31,49 +34,32 @@ export interface MovieForm {
 
 /**
  * A form whose fields are checked by the server alone (`novalidate`): what it refuses comes back
- * as problem details and is shown beside the fields, the one set of rules the API has.
+ * as problem details and is shown beside the fields, the one set of rules the API has. `within`
+ * holds the form already in the page (`formMarkup`, the add form: present at first paint, so
+ * nothing moves when the script runs); without it, the form is built.
  */
 export function createMovieForm(
   prefix: string,
   submitLabel: string,
   onSubmit: (values: Record<string, unknown>) => void,
   movie?: Movie,
+  within?: HTMLElement,
 ): MovieForm {
-  const form = element('form', { class: 'movie-form', novalidate: '' })
-  const summary = element('p', { class: 'error summary', role: 'alert' })
-  form.append(summary)
+  const form = within?.querySelector('form') ?? buildForm(prefix, submitLabel)
+  const summary = form.querySelector('.summary') as HTMLElement
   const inputs = new Map<FieldName, HTMLInputElement | HTMLTextAreaElement>()
   const errors = new Map<FieldName, HTMLElement>()
   // What each field showed of the movie: a field whose value differs is one the person edited.
   const shown = new Map<FieldName, string>()
-  for (const field of FIELDS) {
-    const id = `${prefix}-${field.name}`
-    const input =
-      field.type === 'textarea'
-        ? element('textarea', { id, name: field.name, rows: '3' })
-        : element('input', { id, name: field.name, type: field.type })
-    if (field.type === 'datetime-local') input.setAttribute('step', '1')
-    if (field.type === 'number') input.setAttribute('inputmode', 'numeric')
+  for (const { name } of FIELDS) {
+    const input = form.querySelector(`[name="${name}"]`) as HTMLInputElement | HTMLTextAreaElement
     if (movie) {
-      input.value = inputValue(field.name, movie)
-      shown.set(field.name, input.value) // as the input holds it (a date, say, normalised)
+      input.value = inputValue(name, movie)
+      shown.set(name, input.value) // as the input holds it (a date, say, normalised)
     }
-    const error = element('p', { id: `${id}-error`, class: 'error' })
-    input.setAttribute('aria-describedby', error.id)
-    inputs.set(field.name, input)
-    errors.set(field.name, error)
-    form.append(
-      element('div', { class: `field field-${field.name}` }, [
-        element('label', { for: id }, [field.label]),
-        input,
-        error,
-      ]),
-    )
+    inputs.set(name, input)
+    errors.set(name, form.querySelector(`[id="${input.id}-error"]`) as HTMLElement)
   }
-  const actions = element('div', { class: 'actions' }, [
-    element('button', { type: 'submit' }, [submitLabel]),
-  ])
-  form.append(actions)
   form.addEventListener('submit', (event) => {
     event.preventDefault()
     onSubmit(valuesOf(inputs))
@@ -156,3 +142,56 @@ function inputValue(name: FieldName, movie: Movie): string {
 }
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+
+// The attributes of each field's input, for both ways of making the form.
+function inputAttributes(prefix: string, field: (typeof FIELDS)[number]): Record<string, string> {
+  const id = `${prefix}-${field.name}`
+  const attributes: Record<string, string> = { id, name: field.name }
+  if (field.type === 'textarea') attributes.rows = '3'
+  else attributes.type = field.type
+  if (field.type === 'datetime-local') attributes.step = '1'
+  if (field.type === 'number') attributes.inputmode = 'numeric'
+  attributes['aria-describedby'] = `${id}-error`
+  return attributes
+}
+
+function buildForm(prefix: string, submitLabel: string): HTMLFormElement {
+  const form = element('form', { class: 'movie-form', novalidate: '' }, [
+    element('p', { class: 'error summary', role: 'alert' }),
+  ])
+  for (const field of FIELDS) {
+    const attributes = inputAttributes(prefix, field)
+    const tag = field.type === 'textarea' ? 'textarea' : 'input'
+    form.append(
+      element('div', { class: `field field-${field.name}` }, [
+        element('label', { for: attributes.id as string }, [field.label]),
+        element(tag, attributes),
+        element('p', { id: `${attributes.id}-error`, class: 'error' }),
+      ]),
+    )
+  }
+  form.append(
+    element('div', { class: 'actions' }, [element('button', { type: 'submit' }, [submitLabel])]),
+  )
+  return form
+}
+
+/**
+ * The same form as HTML, for the page's template (the build puts the add form in index.html).
+ * Its prefix and labels are the page's own constants, never a person's text.
+ */
+export function formMarkup(prefix: string, submitLabel: string): string {
+  const attributes = (all: Record<string, string>) =>
+    Object.entries(all)
+      .map(([name, value]) => ` ${name}="${value}"`)
+      .join('')
+  const fields = FIELDS.map((field) => {
+    const input = inputAttributes(prefix, field)
+    const control =
+      field.type === 'textarea'
+        ? `<textarea${attributes(input)}></textarea>`
+        : `<input${attributes(input)}>`
+    return `<div class="field field-${field.name}"><label for="${input.id}">${field.label}</label>${control}<p id="${input.id}-error" class="error"></p></div>`
+  })
+  return `<form class="movie-form" novalidate><p class="error summary" role="alert"></p>${fields.join('')}<div class="actions"><button type="submit">${submitLabel}</button></div></form>`
+}

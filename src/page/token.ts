@@ -18,8 +18,13 @@ export interface Session {
 }
 
 export function createSession(logUrl: string): Session {
+  // Two retries: what the network loses beyond them, the page keeps (adds wait in the outbox, the
+  // diary last seen is shown) rather than keep the person waiting.
   const clientFor = (token: string | null) =>
-    createMovieLogClient(logUrl, { headers: token ? { authorization: `Bearer ${token}` } : {} })
+    createMovieLogClient(logUrl, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      retries: 2,
+    })
   let token = sessionStorage.getItem(KEY)
   let log = clientFor(token)
   return {

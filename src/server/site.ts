@@ -1,47 +1,44 @@
 /**
- * What the server shows people: the diary page at `/` (for a browser's Accept), its
- * hashed assets, and the API reference at `/docs`. Nothing is loaded from another host, and
- * the Content-Security-Policy says so to the browser.
+ * What the server shows people: the diary page at `/` (for a browser's Accept) with its assets
+ * and service worker, served by the page's own handler as an app's `toPageHandler` serves it,
+ * and the API reference at `/docs`. Nothing is loaded from another host.
  */
-import { getRouterParam, type H3 } from 'h3'
-import { ASSET_TYPES, type DiaryPage } from './diary-page'
+import type { H3 } from 'h3'
+import { ASSET_TYPES, type DiaryPage } from '../page/files'
+import { createPageServer, SAFE_HEADERS } from '../page/serve'
 import { DOCS_CSS, renderDocs } from './docs'
 
-/** Only this server's own files and fetches; no inline script, no framing. */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-
-const SAFE = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-}
-// Hashed names change with their content: a year, never revalidated. The HTML is revalidated.
-const IMMUTABLE = 'public, max-age=31536000, immutable'
-const REVALIDATE = 'no-cache'
+export { CONTENT_SECURITY_POLICY } from '../page/serve'
 
 /**
- * Adds `/`, `/assets/:name` and `/docs` to `app`; `pointer` is what JSON callers get at `/`.
- * `page` gives the diary page (awaited on the first request that needs it), or undefined when
- * there is none to serve.
+ * Adds `/`, `/assets/:name`, `/sw.js` and `/docs` to `app`; `pointer` is what JSON callers get
+ * at `/`. `page` gives the diary page (awaited on the first request that needs it), or
+ * undefined when there is none to serve.
  */
 export function addSite(app: H3, page: () => Promise<DiaryPage | undefined>, pointer: object): H3 {
-  const docs = Buffer.from(renderDocs('/movies'))
-  const html = (body: Buffer | string) =>
-    new Response(new Uint8Array(body instanceof Buffer ? body : Buffer.from(body)), {
-      headers: {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': REVALIDATE,
-        vary: 'accept',
-        ...SAFE,
-      },
-    })
+  const docs = renderDocs('/movies')
+  const serve = createPageServer(page, { api: '/movies', docs: '/docs' })
   return app
     .get('/', async (event) => {
       if (!wantsHtml(event.req.headers.get('accept'))) return pointer
-      return html((await page())?.html ?? NOT_BUILT)
+      const response = await serve(event.req)
+      // The same URL answers JSON callers with the pointer.
+      response.headers.set('vary', 'accept, accept-encoding')
+      return response
     })
-    .get('/docs', () => html(docs))
+    .get('/assets/:name', (event) => serve(event.req))
+    .get('/sw.js', (event) => serve(event.req))
+    .get(
+      '/docs',
+      () =>
+        new Response(docs, {
+          headers: {
+            'content-type': 'text/html; charset=utf-8',
+            'cache-control': 'no-cache',
+            ...SAFE_HEADERS,
+          },
+        }),
+    )
     .get(
       '/docs.css',
       () =>
@@ -49,23 +46,10 @@ export function addSite(app: H3, page: () => Promise<DiaryPage | undefined>, poi
           headers: {
             'content-type': ASSET_TYPES['.css'] as string,
             'cache-control': 'public, max-age=3600',
-            ...SAFE,
+            ...SAFE_HEADERS,
           },
         }),
     )
-    .get('/assets/:name', async (event) => {
-      const asset = (await page())?.assets.get(getRouterParam(event, 'name') ?? '')
-      if (!asset) return new Response('Not found', { status: 404, headers: SAFE })
-      const gzip = /\bgzip\b/.test(event.req.headers.get('accept-encoding') ?? '')
-      const headers: Record<string, string> = {
-        'content-type': asset.type,
-        'cache-control': IMMUTABLE,
-        vary: 'accept-encoding',
-        ...SAFE,
-      }
-      if (gzip) headers['content-encoding'] = 'gzip'
-      return new Response(new Uint8Array(gzip ? asset.gzipped : asset.plain), { headers })
-    })
 }
 
 // A browser names text/html; curl (*/*) and JSON callers get the pointer, as before the page.
@@ -75,7 +59,3 @@ function wantsHtml(accept: string | null): boolean {
     return type === 'text/html' && !parameters.some((p) => /^q=0(\.0*)?$/.test(p))
   })
 }
-
-const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>movie-log</title>
-<h1>movie-log</h1><p>The diary page is not built: run <code>npm run build</code>. The log itself
-is at <a href="/movies">/movies</a>, its API reference at <a href="/docs">/docs</a>.</p></html>`

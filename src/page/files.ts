@@ -1,24 +1,30 @@
 /**
- * The diary page the server serves, found once per process: the built page beside the bundled
- * server (`dist/page/` in the package), or where MOVIE_LOG_PAGE_DIR says; run from source (a
- * checkout, `npm start`), built from `src/page/` in memory at start, so a fresh clone needs no
- * build step and never sees a stale one. The unbuilt template is never served.
+ * The diary page's files, found once per process: the built page beside the bundle
+ * (`dist/page/` in the package), or where MOVIE_LOG_PAGE_DIR says; run from source (a checkout,
+ * `npm start`, the tests), built from `src/page/` in memory, so a fresh clone needs no build
+ * step and never sees a stale one. The unbuilt template is never served.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
-/** One asset as served: its content type, and its bytes plain and gzipped. */
-export interface PageAsset {
-  type: string
-  plain: Buffer
-  gzipped: Buffer
+/** Bytes as served: plain, gzipped and brotli-compressed. */
+export interface Encoded {
+  plain: Uint8Array
+  gzip: Uint8Array
+  br: Uint8Array
 }
 
-/** The page ready to serve: `index.html` and its hashed assets by name. */
+/** One asset as served: its content type and its bytes. */
+export interface PageAsset extends Encoded {
+  type: string
+}
+
+/** The page ready to serve: `index.html` (a template for `toPageHandler`) and its assets. */
 export interface DiaryPage {
-  html: Buffer
+  html: string
+  /** By hashed name: the script, the style, and the service worker (`sw-<hash>.js`). */
   assets: Map<string, PageAsset>
 }
 
@@ -28,10 +34,10 @@ export const ASSET_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 }
 
-// In the package, the page is built beside the bundled server (dist/page/). From source this
-// file is src/server/diary-page.ts: its page is ../page/, sources to build.
+// In the package, the page is built beside the bundle (dist/page/). From source this file is
+// src/page/files.ts, beside the sources to build.
 const BUILT = fileURLToPath(new URL('./page/', import.meta.url))
-const SOURCES = fileURLToPath(new URL('../page/', import.meta.url))
+const SOURCES = fileURLToPath(new URL('./', import.meta.url))
 
 let loading: Promise<DiaryPage | undefined> | undefined
 
@@ -50,7 +56,7 @@ async function findPage(env: NodeJS.ProcessEnv): Promise<DiaryPage | undefined> 
 
 /** Reads a built page from `dir` (`index.html`, `assets/`); refuses the unbuilt template. */
 export function readBuiltPage(dir: string): DiaryPage {
-  const html = readFileSync(join(dir, 'index.html'))
+  const html = readFileSync(join(dir, 'index.html'), 'utf8')
   if (html.includes('{{')) {
     throw new Error(`${join(dir, 'index.html')} is the page's template, not a built page`)
   }
@@ -62,20 +68,32 @@ export function readBuiltPage(dir: string): DiaryPage {
 async function buildFromSources(): Promise<DiaryPage> {
   // Imported by URL, so that the package's bundle neither contains the build nor needs esbuild
   // (a development dependency): a checkout has both, the package has dist/page/ instead.
-  const build = new URL('../page/build.ts', import.meta.url).href
-  const { bundlePage } = (await import(build)) as typeof import('../page/build')
+  const build = new URL('./build.ts', import.meta.url).href
+  const { bundlePage } = (await import(build)) as typeof import('./build')
   const { html, assets } = await bundlePage()
-  return servable(Buffer.from(html), assets)
+  return servable(html, assets)
 }
 
-// Compressed once here rather than per request: a handful of small files.
-function servable(html: Buffer, files: Map<string, Uint8Array>): DiaryPage {
+/** `bytes` compressed both ways, once: a handful of small files, never per request. */
+export function encode(bytes: Uint8Array): Encoded {
+  const plain = Buffer.from(bytes)
+  return {
+    plain,
+    gzip: gzipSync(plain, { level: 9 }),
+    br: brotliCompressSync(plain, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_SIZE_HINT]: plain.length,
+      },
+    }),
+  }
+}
+
+function servable(html: string, files: Map<string, Uint8Array>): DiaryPage {
   const assets = new Map<string, PageAsset>()
   for (const [name, bytes] of files) {
     const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))]
-    if (!type) continue
-    const plain = Buffer.from(bytes)
-    assets.set(name, { type, plain, gzipped: gzipSync(plain, { level: 9 }) })
+    if (type) assets.set(name, { type, ...encode(bytes) })
   }
   return { html, assets }
 }

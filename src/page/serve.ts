@@ -1,0 +1,126 @@
+/**
+ * Serving the diary page: its HTML for one mount (base path, the log's path), its hashed assets,
+ * and its service worker, compressed as the browser allows, with cache headers and a CSP that
+ * allows nothing from another host. `toPageHandler` (./handler.ts) and the server use it.
+ */
+import type { DiaryPage, Encoded } from './files'
+import { encode } from './files'
+
+/** Only this host's own files and fetches; no inline script, no framing. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+/** Headers every answer of the page carries. */
+export const SAFE_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+}
+// Hashed names change with their content: a year, never revalidated. The HTML is revalidated.
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+const REVALIDATE = 'no-cache'
+const HTML = 'text/html; charset=utf-8'
+const SCRIPT = 'text/javascript; charset=utf-8'
+
+/** Where the page is and what it talks to. */
+export interface PageMount {
+  /** The log's path on this host, as the browser sees it: `/movies`. */
+  api: string
+  /** Where the page is mounted: '' (the root) or a path such as `/diary`. */
+  basePath?: string
+  /** A link to the API reference for the page's header (the server's `/docs`); none when unset. */
+  docs?: string
+}
+
+interface Prepared {
+  html: Encoded
+  sw: Encoded
+  assets: DiaryPage['assets']
+}
+
+/** A web-standard handler serving the page that `load` gives (undefined: not built). */
+export function createPageServer(
+  load: () => Promise<DiaryPage | undefined>,
+  mount: PageMount,
+): (request: Request) => Promise<Response> {
+  if (!/^\/(?!\/)/.test(mount.api)) {
+    throw new TypeError(`api must be a path on the page's host, such as /movies: ${mount.api}`)
+  }
+  const base = (mount.basePath ?? '').replace(/\/+$/, '')
+  if (base && !/^\/(?!\/)/.test(base)) {
+    throw new TypeError(`basePath must be a path such as /diary: ${mount.basePath}`)
+  }
+  let prepared: Promise<Prepared | undefined> | undefined
+  return async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return new Response(null, { status: 405, headers: { allow: 'GET, HEAD', ...SAFE_HEADERS } })
+    }
+    prepared ??= load().then((page) => page && prepare(page, base, mount))
+    const page = await prepared
+    let path = new URL(request.url).pathname
+    // Mounted by a router that strips the base (h3, Hono) or not (Node, Express): both work.
+    if (base && (path === base || path.startsWith(`${base}/`))) path = path.slice(base.length)
+    const answer = (body: Encoded, type: string, cache: string, extra = {}) =>
+      respond(request, body, { 'content-type': type, 'cache-control': cache, ...extra })
+    if (path === '' || path === '/' || path === '/index.html') {
+      return page
+        ? answer(page.html, HTML, REVALIDATE)
+        : answer(encode(NOT_BUILT), HTML, REVALIDATE)
+    }
+    // The worker's scope is the base path: its script is revalidated, so a new page reaches it.
+    if (path === '/sw.js' && page) {
+      return answer(page.sw, SCRIPT, REVALIDATE, { 'service-worker-allowed': base || '/' })
+    }
+    const asset = path.startsWith('/assets/') ? page?.assets.get(path.slice(8)) : undefined
+    if (asset) return answer(asset, asset.type, IMMUTABLE)
+    return new Response('Not found', { status: 404, headers: SAFE_HEADERS })
+  }
+}
+
+function prepare(page: DiaryPage, base: string, mount: PageMount): Prepared {
+  const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;')
+  let html = page.html
+    .replaceAll('"/assets/', `"${base}/assets/`)
+    .replace(/(<meta name="movie-log-api" content=")[^"]*"/, `$1${attribute(mount.api)}"`)
+    .replace(/(<meta name="movie-log-base" content=")[^"]*"/, `$1${attribute(base)}"`)
+  html = mount.docs
+    ? html.replace('href="/docs"', `href="${attribute(mount.docs)}"`)
+    : html.replace(/<p class="links">.*?<\/p>/s, '')
+  const shell = [...page.assets.keys()].filter((name) => !name.startsWith('sw-')).sort()
+  const worker = [...page.assets].find(([name]) => name.startsWith('sw-'))?.[1]
+  // What the worker keeps: the page and its assets, under a cache named by their hashes.
+  const config = {
+    version: shell.map((name) => name.replace(/^.*-|\..*$/g, '')).join('-'),
+    page: `${base}/`,
+    assets: shell.map((name) => `${base}/assets/${name}`),
+  }
+  const sw = `self.MOVIE_LOG_SHELL=${JSON.stringify(config)};\n${worker ? Buffer.from(worker.plain).toString() : ''}`
+  return {
+    html: encode(new TextEncoder().encode(html)),
+    sw: encode(new TextEncoder().encode(sw)),
+    assets: page.assets,
+  }
+}
+
+// The best encoding the request accepts (q=0 refuses one): brotli, then gzip, then none.
+function respond(request: Request, body: Encoded, headers: Record<string, string>): Response {
+  const accepted = (request.headers.get('accept-encoding') ?? '')
+    .split(',')
+    .map((part) =>
+      part
+        .trim()
+        .toLowerCase()
+        .split(/\s*;\s*/),
+    )
+    .filter(([, q]) => !/^q=0(\.0*)?$/.test(q ?? ''))
+    .map(([coding]) => coding)
+  const coding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : undefined
+  const all: Record<string, string> = { ...headers, vary: 'accept-encoding', ...SAFE_HEADERS }
+  if (coding) all['content-encoding'] = coding
+  const bytes = coding ? body[coding] : body.plain
+  return new Response(request.method === 'HEAD' ? null : new Uint8Array(bytes), { headers: all })
+}
+
+const NOT_BUILT =
+  new TextEncoder().encode(`<!doctype html><html lang="en"><meta charset="utf-8"><title>movie-log</title>
+<h1>movie-log</h1><p>The diary page is not built: run <code>npm run build</code>.</p></html>`)

@@ -1,0 +1,97 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { toPageHandler } from 'movie-log/page'
+import { describe, expect, it } from 'vitest'
+import { createH3App } from '../examples/h3'
+
+// movie-log/page without a browser: what toPageHandler answers, alone and mounted in an app.
+const get = (handler: (request: Request) => Promise<Response>, path: string, headers = {}) =>
+  handler(new Request(`http://app.test${path}`, { headers }))
+
+describe('toPageHandler', () => {
+  const handler = toPageHandler({ api: '/api/movies', basePath: '/diary' })
+
+  it('serves the page for its mount: assets under the base path, the log where the app put it', async () => {
+    for (const path of ['/diary', '/diary/', '/', '/index.html']) {
+      const page = await get(handler, path)
+      expect(page.status, path).toBe(200)
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(page.headers.get('cache-control')).toBe('no-cache')
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'")
+    }
+    const html = await (await get(handler, '/diary/')).text()
+    expect(html).toContain('<meta name="movie-log-api" content="/api/movies">')
+    expect(html).toContain('<meta name="movie-log-base" content="/diary">')
+    // Only this host, and no link to a /docs this app does not have.
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//)
+    expect(html).not.toContain('href="/docs"')
+    const assets = [...html.matchAll(/(?:src|href)="(\/diary\/assets\/[^"]+)"/g)].map((m) => m[1])
+    expect(assets).toHaveLength(2)
+    for (const path of assets) {
+      const asset = await get(handler, path as string)
+      expect(asset.status, path).toBe(200)
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    }
+  })
+
+  it('sends text with brotli or gzip as the browser accepts, and plain to those that take neither', async () => {
+    const plain = await (await get(handler, '/diary/')).text()
+    const br = await get(handler, '/diary/', { 'accept-encoding': 'gzip, deflate, br, zstd' })
+    expect(br.headers.get('content-encoding')).toBe('br')
+    expect(br.headers.get('vary')).toBe('accept-encoding')
+    const brBytes = Buffer.from(await br.arrayBuffer())
+    expect(brotliDecompressSync(brBytes).toString()).toBe(plain)
+    expect(brBytes.length).toBeLessThan(plain.length / 2)
+    const gzip = await get(handler, '/diary/', { 'accept-encoding': 'gzip, br;q=0' })
+    expect(gzip.headers.get('content-encoding')).toBe('gzip')
+    expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).toString()).toBe(plain)
+    const none = await get(handler, '/diary/', { 'accept-encoding': 'identity' })
+    expect(none.headers.get('content-encoding')).toBe(null)
+  })
+
+  it('serves its service worker with the base path as its scope, listing the page to keep', async () => {
+    const worker = await get(handler, '/diary/sw.js')
+    expect(worker.status).toBe(200)
+    expect(worker.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(worker.headers.get('cache-control')).toBe('no-cache')
+    expect(worker.headers.get('service-worker-allowed')).toBe('/diary')
+    const shell = JSON.parse(/MOVIE_LOG_SHELL=(\{.*?\});/.exec(await worker.text())?.[1] ?? '')
+    expect(shell.page).toBe('/diary/')
+    expect(shell.assets).toEqual([
+      expect.stringMatching(/^\/diary\/assets\/diary-\w+\.js$/),
+      expect.stringMatching(/^\/diary\/assets\/style-\w+\.css$/),
+    ])
+  })
+
+  it('answers 404 for anything else, 405 for writes, and HEAD without a body', async () => {
+    for (const path of ['/diary/nope', '/diary/assets/nope.js', '/diary/assets/']) {
+      expect((await get(handler, path)).status, path).toBe(404)
+    }
+    const post = await handler(new Request('http://app.test/diary/', { method: 'POST' }))
+    expect(post.status).toBe(405)
+    expect(post.headers.get('allow')).toBe('GET, HEAD')
+    const head = await handler(new Request('http://app.test/diary/', { method: 'HEAD' }))
+    expect(head.status).toBe(200)
+    expect(await head.text()).toBe('')
+  })
+
+  it('refuses a log or a base path that is not a path on the page’s host', () => {
+    expect(() => toPageHandler({ api: 'https://elsewhere.example/movies' })).toThrow(TypeError)
+    expect(() => toPageHandler({ api: '//elsewhere.example/movies' })).toThrow(TypeError)
+    expect(() => toPageHandler({ api: '/movies', basePath: 'diary' })).toThrow(TypeError)
+  })
+})
+
+describe('examples/h3.ts: the page mounted beside the log', () => {
+  it('serves the diary at /diary/ talking to /movies', async () => {
+    const app = createH3App()
+    const page = await app.fetch(new Request('http://app.test/diary/'))
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    expect(html).toContain('<meta name="movie-log-api" content="/movies">')
+    const script = /src="([^"]+)"/.exec(html)?.[1] as string
+    expect(script).toMatch(/^\/diary\/assets\/diary-/)
+    expect((await app.fetch(new Request(`http://app.test${script}`))).status).toBe(200)
+    expect((await app.fetch(new Request('http://app.test/diary/sw.js'))).status).toBe(200)
+    expect((await app.fetch(new Request('http://app.test/movies'))).status).toBe(200)
+  })
+})
