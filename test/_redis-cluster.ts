@@ -56,6 +56,9 @@ export async function startRedisCluster(folder: string): Promise<TestCluster> {
     `${folder}/nodes-${port}.conf`,
     '--cluster-node-timeout',
     '2000',
+    // A replica that rejoins syncs at once, not after the default 5 s wait for other replicas.
+    '--repl-diskless-sync-delay',
+    '0',
     '--dir',
     folder,
   ]
