@@ -1,21 +1,16 @@
 /**
  * A Redis Cluster of our own on loopback: 3 masters and 3 replicas, each a `redis-server` on a
- * free port with its nodes.conf in a temp folder, joined by `redis-cli --cluster create`. Runs
- * where REDIS_CLUSTER=1 or CI=true; under CI a machine without redis-server fails the run.
+ * free port with its nodes.conf in a temp folder, joined by `redis-cli --cluster create`. Suites
+ * on it use `describeWith('redis-cluster', …)` (_services.ts): they run where REDIS_CLUSTER=1 or
+ * CI=true, and under CI a machine without redis-server fails the run. The bench uses it too.
  */
 import { execFile } from 'node:child_process'
 import { createServer } from 'node:net'
 import { promisify } from 'node:util'
 import { createClient } from '@keyv/redis'
 import { type Child, startPrivateRedis, stop } from './_processes'
-import { describeWith } from './_services'
 
 const run = promisify(execFile)
-
-/** `describe` for suites on a cluster of our own: skipped with why, or a failure under CI. */
-export function describeOnCluster(name: string, body: () => void): void {
-  describeWith('redis-cluster', name, body)
-}
 
 type Shards = [from: number, to: number, master: [host: string, port: number]][]
 

@@ -204,10 +204,13 @@ describeWith('redis-server', 'Redis driver on a private Redis', () => {
     expect((error as Error).message).toMatch(/0 of the 1 replica\(s\).*2500 ms \(WAIT\)/)
     expect(Date.now() - started).toBeLessThan(4000)
     // A replica attached and in sync: writes are acknowledged.
+    // Its folder of its own: a replica writes the copy it receives to disk.
     const replica = await startPrivateRedis(undefined, [
       '--replicaof',
       '127.0.0.1',
       String(master.port),
+      '--dir',
+      folder('movie-log-replica-'),
     ])
     running.push(replica)
     await replica.waitForLine(/MASTER <-> REPLICA sync: Finished with success/)

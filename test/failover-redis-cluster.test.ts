@@ -4,7 +4,8 @@ import { toWebHandler } from 'movie-log/web'
 import { afterAll, expect, it } from 'vitest'
 import { redisLogKeys } from '../src/drivers/redis-keys'
 import { aMovie } from './_movies'
-import { describeOnCluster, startRedisCluster, type TestCluster } from './_redis-cluster'
+import { startRedisCluster, type TestCluster } from './_redis-cluster'
+import { describeWith } from './_services'
 import { tempFolders } from './_temp'
 
 // Issue 28: a master of a Redis Cluster killed under adds. Its replica takes over, the killed
@@ -19,7 +20,7 @@ const KILL_AFTER = 60
 const RETRY_PAUSE_MS = 50
 const ORIGIN = 'http://movie-log.test'
 
-describeOnCluster('Redis Cluster failover', () => {
+describeWith('redis-cluster', 'Redis Cluster failover', () => {
   let cluster: TestCluster | undefined
   afterAll(async () => {
     await cluster?.stop()

@@ -10,12 +10,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SOLE_OWNER } from '../src/core/driver'
 import { openRedisDriver } from '../src/drivers/redis'
 import { redisLogKeys } from '../src/drivers/redis-keys'
+import { openCheckedLogs } from '../src/server/store'
 import { keyvBackend, urlBackend } from './_backends'
 import { describeDriverSuite } from './_driver-suite'
 import { describeOwnerSuite } from './_driver-suite-owners'
 import { aMovie } from './_movies'
 import { freePort } from './_ports'
-import { describeOnCluster, startRedisCluster, type TestCluster } from './_redis-cluster'
+import { startRedisCluster, type TestCluster } from './_redis-cluster'
+import { describeWith } from './_services'
 import { describeStoreSuite, type StoreBackend } from './_store-suite'
 import { tempFolders } from './_temp'
 
@@ -27,7 +29,7 @@ let cluster: TestCluster
 // The suites are declared before the cluster starts: they read its URL when they run.
 const url = () => cluster.url
 
-describeOnCluster('Redis Cluster', () => {
+describeWith('redis-cluster', 'Redis Cluster', () => {
   beforeAll(async () => {
     cluster = await startRedisCluster(folder('movie-log-cluster-'))
   }, 60_000)
@@ -101,6 +103,12 @@ describeOnCluster('Redis Cluster', () => {
       process.off('warning', onWarning)
       await nodes.close()
     }
+  })
+
+  it('opens as the server opens it, by its URL', async () => {
+    const logs = await openCheckedLogs(url(), { namespace: `test-${randomUUID()}` })
+    expect(await logs.of('alice').listMovies()).toEqual({ movies: [], nextCursor: null })
+    await logs.close()
   })
 
   it('spreads 1,000 owners over the 3 masters, each owner one slot', async () => {
