@@ -2,7 +2,7 @@
  * Adds and pages on one Redis and on a Redis Cluster (3 masters, 3 replicas on loopback), with
  * and without the wait for a replica after each write: `createMovieLogs(url)` behind the web
  * handler, in process, 64 owners (on the cluster, spread over the 3 masters), 32 requests at
- * once, each figure the median of BENCH_CLUSTER_ROUNDS (3) rounds in alternating order.
+ * once (and 300 adds one at a time), each figure the median of BENCH_CLUSTER_ROUNDS (3) rounds in alternating order.
  * `npm run bench:cluster`; `npm run bench` runs it last. BENCH_CLUSTER_ADDS (2000),
  * BENCH_CLUSTER_PAGES (2000).
  */
@@ -22,6 +22,7 @@ const ADDS = Number(process.env.BENCH_CLUSTER_ADDS ?? 2000)
 const PAGES = Number(process.env.BENCH_CLUSTER_PAGES ?? 2000)
 const OWNERS = 64
 const CONCURRENCY = 32
+const SOLO_ADDS = 300
 const ROUNDS = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 3)
 
 /** One store's figures. */
@@ -31,6 +32,8 @@ export interface ClusterRow {
   addMedianMs: number
   pagesPerSecond: number
   pageMedianMs: number
+  /** One add at a time: what the wait for a replica adds to an add's latency, without queueing. */
+  soloAddMedianMs: number
 }
 
 /** Runs the four targets, each on a fresh namespace; `log` prints progress. */
@@ -74,6 +77,7 @@ export async function clusterRun(log: (line: string) => void = console.log): Pro
         addMedianMs: Number(mid((r) => r.addMedianMs).toFixed(2)),
         pagesPerSecond: Math.round(mid((r) => r.pagesPerSecond)),
         pageMedianMs: Number(mid((r) => r.pageMedianMs).toFixed(2)),
+        soloAddMedianMs: Number(mid((r) => r.soloAddMedianMs).toFixed(2)),
       })
     }
   } finally {
@@ -104,12 +108,16 @@ async function measure(store: string, url: string): Promise<ClusterRow> {
     return performance.now() - started
   }
   const body = JSON.stringify(MOVIE)
-  const run = async (count: number, one: (n: number) => Promise<number>) => {
+  const run = async (
+    count: number,
+    one: (n: number) => Promise<number>,
+    concurrency = CONCURRENCY,
+  ) => {
     const times: number[] = []
     let next = 0
     const started = performance.now()
     await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
+      Array.from({ length: concurrency }, async () => {
         for (let n = next++; n < count; n = next++) times.push(await one(n))
       }),
     )
@@ -121,12 +129,14 @@ async function measure(store: string, url: string): Promise<ClusterRow> {
     const adds = await run(ADDS, (n) => request(n, { method: 'POST', body }))
     await run(OWNERS * 2, (n) => request(n))
     const pages = await run(PAGES, (n) => request(n))
+    const solo = await run(SOLO_ADDS, (n) => request(n, { method: 'POST', body }), 1)
     return {
       store,
       addsPerSecond: Math.round(adds.perSecond),
       addMedianMs: Number(adds.median.toFixed(2)),
       pagesPerSecond: Math.round(pages.perSecond),
       pageMedianMs: Number(pages.median.toFixed(2)),
+      soloAddMedianMs: Number(solo.median.toFixed(2)),
     }
   } finally {
     for (let n = 0; n < OWNERS; n++) await logs.drop(`owner-${n}`)
@@ -136,9 +146,9 @@ async function measure(store: string, url: string): Promise<ClusterRow> {
 
 /** The figures as a Markdown table. */
 export function clusterReport(rows: ClusterRow[]): string {
-  return `| store | adds/s | add, median ms | pages of 50/s | page, median ms |
-|---|---|---|---|---|
-${rows.map((r) => `| ${r.store} | ${r.addsPerSecond} | ${r.addMedianMs} | ${r.pagesPerSecond} | ${r.pageMedianMs} |`).join('\n')}`
+  return `| store | adds/s | add, median ms | pages of 50/s | page, median ms | one add at a time, median ms |
+|---|---|---|---|---|---|
+${rows.map((r) => `| ${r.store} | ${r.addsPerSecond} | ${r.addMedianMs} | ${r.pagesPerSecond} | ${r.pageMedianMs} | ${r.soloAddMedianMs} |`).join('\n')}`
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
