@@ -17,6 +17,8 @@ export interface RedisCluster extends Omit<RedisClient, 'isReady' | 'sendCommand
 
 // The slots of a cluster: a map with a hole is a cluster not ready.
 const SLOTS = 16384
+// Attempts to connect a node again after its connection was lost, before giving it up.
+const RECONNECTS = 2
 // At least this long between two reads of a cluster's map while its calls keep failing.
 const REFRESH_GAP_MS = 250
 
@@ -81,8 +83,10 @@ export function parseClusterUrl(url: string): ClusterUrl {
 
 /**
  * A cluster connection on a `redis+cluster://` URL: node-redis's `createCluster` (as
- * `@keyv/redis` exports it), wired to fail fast: no offline queue, no reconnect of a node's
- * connection (a call to a node that went away fails at once), nodes connected on first use.
+ * `@keyv/redis` exports it), wired to fail fast: no offline queue (a call to a node that is
+ * not connected fails at once), a node's connection tried twice more 100 ms apart when it is
+ * lost (a connection an idle timeout closed comes back) and then given up, nodes connected on
+ * first use.
  * node-redis reads the cluster's map again only on a MOVED or ASK reply, which a master that
  * died never sends; so a call that fails for a reason a changed map may explain (a connection
  * lost or refused, CLUSTERDOWN, TRYAGAIN, MOVED past its redirections) reads it again here, at
@@ -100,7 +104,11 @@ export async function openRedisCluster(url: string, connectTimeoutMs: number) {
         ...(parsed.username ? { username: parsed.username } : {}),
         ...(parsed.password !== undefined ? { password: parsed.password } : {}),
         disableOfflineQueue: true,
-        socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: false, tls: parsed.tls },
+        socket: {
+          connectTimeout: connectTimeoutMs,
+          reconnectStrategy: (retries: number) => (retries < RECONNECTS ? 100 : false),
+          tls: parsed.tls,
+        },
       },
     } as Parameters<typeof createCluster>[0]) as unknown as RedisCluster
   const connection = clusterConnection(made(), {
