@@ -40,6 +40,29 @@ describeWith('redis-cluster', 'Redis Cluster', () => {
   const openDriver = (namespace: string) =>
     openRedisDriver(url(), { namespace, connectTimeoutMs: 1000 })
 
+  // First of the file, while this test's and the driver's are the only connections to the master.
+  it('gets a node connection the server closed back by itself, with no failed call', async () => {
+    const namespace = `test-${randomUUID()}`
+    const logs = createMovieLogs(url(), { namespace })
+    try {
+      const log = logs.of('alice')
+      const movie = await log.addMovie(aMovie({ title: 'Before the idle timeout' }))
+      const master = await cluster.masterOf(redisLogKeys(namespace, 'alice').ids)
+      const normal = async () =>
+        String(await cluster.command(master, ['CLIENT', 'LIST', 'TYPE', 'normal']))
+          .split('\n')
+          .filter(Boolean).length
+      expect(await normal()).toBe(2) // the driver's and this test's
+      // As an idle timeout would: every connection but this test's closed by the server.
+      await cluster.command(master, ['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes'])
+      await vi.waitFor(async () => expect(await normal()).toBe(2), { timeout: 5000, interval: 20 })
+      expect((await log.listMovies()).movies).toEqual([movie])
+      await logs.drop('alice')
+    } finally {
+      await logs.close()
+    }
+  })
+
   const byUrl: StoreBackend = {
     ...lazyUrlBackend(),
     openDriver,
@@ -109,28 +132,6 @@ describeWith('redis-cluster', 'Redis Cluster', () => {
     const logs = await openCheckedLogs(url(), { namespace: `test-${randomUUID()}` })
     expect(await logs.of('alice').listMovies()).toEqual({ movies: [], nextCursor: null })
     await logs.close()
-  })
-
-  it('gets a node connection the server closed back by itself, with no failed call', async () => {
-    const namespace = `test-${randomUUID()}`
-    const logs = createMovieLogs(url(), { namespace })
-    try {
-      const log = logs.of('alice')
-      const movie = await log.addMovie(aMovie({ title: 'Before the idle timeout' }))
-      const master = await cluster.masterOf(redisLogKeys(namespace, 'alice').ids)
-      const normal = async () =>
-        String(await cluster.command(master, ['CLIENT', 'LIST', 'TYPE', 'normal']))
-          .split('\n')
-          .filter(Boolean).length
-      expect(await normal()).toBe(2) // the driver's and this test's
-      // As an idle timeout would: every connection but this test's closed by the server.
-      await cluster.command(master, ['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes'])
-      await vi.waitFor(async () => expect(await normal()).toBe(2), { timeout: 5000, interval: 20 })
-      expect((await log.listMovies()).movies).toEqual([movie])
-      await logs.drop('alice')
-    } finally {
-      await logs.close()
-    }
   })
 
   it('spreads 1,000 owners over the 3 masters, each owner one slot', async () => {
