@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: movie-log's cold start beside hono's (bench/cold-start.ts), then its example
  * server against bare h3 (alternating solo runs, then paired runs that load both at once and
- * compare CPU time per request), then the scale run.
+ * compare CPU time per request), then the scale run, then adds and pages on one Redis and on a
+ * Redis Cluster, with and without the wait for a replica (bench/cluster.ts).
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
  * BENCH_SECONDS (5), BENCH_ROUNDS (4), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
  * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning), BENCH_COLD_RUNS (30).
@@ -10,6 +11,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
+import { type ClusterRow, clusterReport, clusterRun } from './cluster'
 import { type ColdStartRow, coldStart, coldStartReport, coldStartTarget } from './cold-start'
 import { load, loadTool } from './load'
 import { median } from './median'
@@ -110,7 +112,13 @@ async function measureRound(
   }
 }
 
-function report(cold: ColdStartRow[], samples: Samples, paired: Paired, scale: ScaleRow[]): string {
+function report(
+  cold: ColdStartRow[],
+  samples: Samples,
+  paired: Paired,
+  scale: ScaleRow[],
+  cluster: ClusterRow[],
+): string {
   const bare = samples['bare h3'] as Samples[string]
   // Each round's req/s over bare h3's in the same round, run just before it: the machine's
   // speed drifts between rounds, and a ratio within a round cancels the drift.
@@ -238,6 +246,10 @@ added, narrow range \`${SCALE_PAGES.addedRangePageMs}\` (a range few movies fall
 |---|---|---|---|---|---|---|---|---|
 ${scale.map((r) => `| ${r.store} | ${r.size} | ${r.firstPageMs.toFixed(2)} | ${r.datePageMs.toFixed(2)} | ${r.dateRangePageMs.toFixed(2)} | ${r.addedRangePageMs.toFixed(2)} | ${r.fullListMs.toFixed(0)} | ${r.fullListMiB.toFixed(1)} | ${r.rssMiB.toFixed(0)} |`).join('\n')}
 
+## Redis and Redis Cluster (in process, 64 owners, 32 requests at once)
+
+${clusterReport(cluster)}
+
 ${coldStartReport(cold)}
 ## Targets
 
@@ -252,6 +264,7 @@ ${readFileSync(new URL('./NOTES.md', import.meta.url), 'utf8')}`
 const cold = await coldStart(log)
 const { samples, paired } = await throughput()
 const scale = await scaleRun(SIZES, log)
-const results = report(cold, samples, paired, scale)
+const cluster = await clusterRun(log)
+const results = report(cold, samples, paired, scale, cluster)
 writeFileSync(new URL('./RESULTS.md', import.meta.url), results)
 console.log(results)

@@ -37,6 +37,8 @@ export interface StoreOpenOptions {
   namespace: string
   /** How long connecting may take, in ms. */
   connectTimeoutMs: number
+  /** The log's bound on one store call, in ms (`storeTimeoutMs`, default 5000). */
+  storeTimeoutMs?: number
 }
 
 /** A movie log that opened its store, and closes it. */
@@ -80,7 +82,7 @@ registerStoreOpener({
 })
 
 registerStoreOpener({
-  schemes: ['redis', 'rediss'],
+  schemes: ['redis', 'rediss', 'redis+cluster', 'rediss+cluster'],
   remote: true,
   // Imported on first use: a log that never opens Redis never loads node-redis.
   open: async (url, options) => (await import('./drivers/redis')).openRedisDriver(url, options),
@@ -88,7 +90,7 @@ registerStoreOpener({
 
 /**
  * Creates a movie log over a store: a store URL (`sqlite://./movies.sqlite`, `redis://…`,
- * `rediss://…`, `postgres://…`, `memory://`), wired as `movie-log serve` wires it; or a `Keyv`,
+ * `rediss://…`, `redis+cluster://host:port,host:port`, `postgres://…`, `memory://`), wired as `movie-log serve` wires it; or a `Keyv`,
  * any keyv storage adapter, or a `Map`. Omitted, the log lives in memory.
  *
  * @example
@@ -182,19 +184,21 @@ function storeContext(store: MovieLogStore | string | undefined, options: MovieL
 }
 
 function storeDriver(store: MovieLogStore | string | undefined, options: MovieLogOptions) {
-  if (typeof store !== 'string') return driverForKeyv(toKeyv(store, options.namespace))
+  if (typeof store !== 'string')
+    return driverForKeyv(toKeyv(store, options.namespace), undefined, options.storeTimeoutMs)
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store)?.[1]?.toLowerCase()
   const opener = container
     .resolveAll<StoreOpener>(TOKENS.storeOpeners)
     .findLast((each) => scheme !== undefined && each.schemes.includes(scheme))
   if (!opener) {
     throw new UnsupportedStoreError(
-      `unknown store URL '${redact(store)}': use memory://, sqlite://PATH, redis://HOST:PORT, rediss://…, or postgres://USER@HOST/DB`,
+      `unknown store URL '${redact(store)}': use memory://, sqlite://PATH, redis://HOST:PORT, rediss://…, redis+cluster://HOST:PORT,HOST:PORT, or postgres://USER@HOST/DB`,
     )
   }
   const openOptions: StoreOpenOptions = {
     namespace: options.namespace ?? 'movie-log',
     connectTimeoutMs: options.connectTimeoutMs ?? 2000,
+    storeTimeoutMs: options.storeTimeoutMs ?? 5000,
   }
   return lazyStore(scheme as string, opener.remote, () => opener.open(store, openOptions))
 }

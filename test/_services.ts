@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 export const UNDER_CI = process.env.CI === 'true'
 
 /** What a suite needs, and how to tell it is there. */
-export type Need = 'REDIS_URL' | 'POSTGRES_URL' | 'redis-server' | 'CI'
+export type Need = 'REDIS_URL' | 'POSTGRES_URL' | 'redis-server' | 'redis-cluster' | 'CI'
 
 /** Why `need` is not met on this machine, or `undefined` when it is. */
 export function missing(need: Need, env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -22,6 +22,13 @@ export function missing(need: Need, env: NodeJS.ProcessEnv = process.env): strin
       // A private redis-server is started only where Redis is wanted: REDIS_URL set, or CI.
       if (!env.REDIS_URL && env.CI !== 'true') return 'set REDIS_URL to run (starts redis-server)'
       return onPath('redis-server', env.PATH) ? undefined : 'redis-server is not on PATH'
+    case 'redis-cluster':
+      // Six redis-server of our own, joined by redis-cli: where asked for (REDIS_CLUSTER=1), or CI.
+      if (env.REDIS_CLUSTER !== '1' && env.CI !== 'true')
+        return 'set REDIS_CLUSTER=1 to run (starts 6 redis-server)'
+      return ['redis-server', 'redis-cli'].every((command) => onPath(command, env.PATH))
+        ? undefined
+        : 'redis-server or redis-cli is not on PATH'
     case 'CI':
       return env.CI === 'true' ? undefined : 'runs under CI=true'
   }

@@ -5,6 +5,7 @@ import { UnsupportedStoreError } from '../src/core/errors'
 import type { Movie } from '../src/core/movie'
 import { classifyStoreFailure } from '../src/core/store-failure'
 import { openRedisDriver, redisClientOf, redisDriverOver } from '../src/drivers/redis'
+import { parseClusterUrl } from '../src/drivers/redis-cluster'
 import { checkRedisServer, type RedisClient } from '../src/drivers/redis-connect'
 import { isRedisStoreFailure } from '../src/drivers/redis-failure'
 import { aMovie } from './_movies'
@@ -24,6 +25,34 @@ describe('Redis driver: what it refuses and what it calls a store failure', () =
     await expect(opening).rejects.toThrow(/'movies'.*must be a number/)
     await expect(opening).rejects.not.toThrow(/s3cret/)
     await expect(openRedisDriver('redis://', options)).rejects.toThrow(UnsupportedStoreError)
+  })
+
+  it('reads a redis+cluster:// URL: its nodes, user, password, TLS and wait; refuses others', () => {
+    expect(
+      parseClusterUrl('redis+cluster://u:p%40ss@10.0.0.1:7000,cache,[::1]:7001?wait=2'),
+    ).toEqual({
+      rootNodes: ['redis://10.0.0.1:7000', 'redis://cache:6379', 'redis://[::1]:7001'],
+      username: 'u',
+      password: 'p@ss',
+      tls: false,
+      wait: 2,
+    })
+    expect(parseClusterUrl('rediss+cluster://:s@h:1/')).toEqual({
+      rootNodes: ['rediss://h:1'],
+      password: 's',
+      tls: true,
+    })
+    for (const bad of [
+      'redis+cluster://',
+      'redis+cluster://h:1/2',
+      'redis+cluster://h:1,,h:2',
+      'redis+cluster://h:1?wait=x',
+      'redis+cluster://:s3cret@h:1?db=2',
+    ]) {
+      expect(() => parseClusterUrl(bad), bad).toThrow(UnsupportedStoreError)
+      expect(() => parseClusterUrl(bad), bad).not.toThrow(/s3cret/)
+    }
+    expect(() => parseClusterUrl('redis://h:1?wait=11')).toThrow(/not a Redis Cluster URL/)
   })
 
   it('refuses a namespace with a brace, which would break the hash tag', async () => {
@@ -93,13 +122,13 @@ describe('Redis driver: what it refuses and what it calls a store failure', () =
     expect(classifyStoreFailure(failures[5]).reason).toBe('auth-failed')
   })
 
-  it("reaches a KeyvRedis's client only through its documented `client`, and not a cluster's", () => {
+  it("reaches a KeyvRedis's client only through its documented `client`, a cluster's too", () => {
     const store = new KeyvRedis('redis://127.0.0.1:6379')
     expect(redisClientOf(store)).toBe(store.client)
     // As @keyv/redis's README builds one (never connected here).
     const nodes = createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:7000' }] })
     const cluster = new KeyvRedis(nodes as ConstructorParameters<typeof KeyvRedis>[0])
-    expect(redisClientOf(cluster)).toBeUndefined()
+    expect(redisClientOf(cluster)).toBe(nodes)
     expect(redisClientOf(new Map())).toBeUndefined()
     expect(redisClientOf(undefined)).toBeUndefined()
   })
@@ -158,8 +187,46 @@ describeWith('redis-server', 'Redis driver on a private Redis', () => {
   it('refuses a Redis Cluster node at open, which one client cannot serve every slot from', async () => {
     const redis = await startPrivateClusterNode(folder('movie-log-cluster-'))
     running.push(redis)
-    await expect(openRedisDriver(redis.url, options)).rejects.toThrow(/is a Redis Cluster node/)
+    await expect(openRedisDriver(redis.url, options)).rejects.toThrow(
+      /is a Redis Cluster node: .*redis\+cluster:\/\//,
+    )
   })
+
+  it('waits for a replica after each write with ?wait=1: none there is a store failure', async () => {
+    // A replica that attaches syncs at once, not after the default 5 s wait for others.
+    const master = await startPrivateRedis(undefined, ['--repl-diskless-sync-delay', '0'])
+    running.push(master)
+    const driver = await open(`${master.url}/0?wait=1`)
+    const log = driver.log('')
+    const started = Date.now()
+    const error = await log.put(movie).catch((caught: unknown) => caught)
+    expect(driver.isStoreFailure(error)).toBe(true)
+    expect((error as Error).message).toMatch(/0 of the 1 replica\(s\).*2500 ms \(WAIT\)/)
+    expect(Date.now() - started).toBeLessThan(4000)
+    // A replica attached and in sync: writes are acknowledged.
+    // Its folder of its own: a replica writes the copy it receives to disk.
+    const replica = await startPrivateRedis(undefined, [
+      '--replicaof',
+      '127.0.0.1',
+      String(master.port),
+      '--dir',
+      folder('movie-log-replica-'),
+    ])
+    running.push(replica)
+    await replica.waitForLine(/MASTER <-> REPLICA sync: Finished with success/)
+    await vi.waitFor(
+      () =>
+        log
+          .replace(movie, { ...movie, title: 'Replicated' })
+          .then((done) => expect(done).toBe(true)),
+      {
+        timeout: 10_000,
+        interval: 100,
+      },
+    )
+    expect((await log.get(movie.id))?.title).toBe('Replicated')
+    await driver.drop('')
+  }, 30_000)
 
   it("closes a client it opened, and leaves a caller's open", async () => {
     const redis = await startPrivateRedis()

@@ -13,7 +13,8 @@ const tempFolder = tempFolders()
 // Only stops a child vitest that hangs: a slow machine may take long, and still pass.
 const HANG_GUARD_MS = 240_000
 
-// Every suite that needs Redis, PostgreSQL, a redis-server of its own, or CI's time.
+// Every suite that needs Redis, PostgreSQL, a redis-server (or a cluster of them) of its own, or
+// CI's time.
 const SERVICE_SUITES = [
   'test/store-redis.test.ts',
   'test/store-postgres.test.ts',
@@ -23,6 +24,8 @@ const SERVICE_SUITES = [
   'test/faults-postgres.test.ts',
   'test/chaos.test.ts',
   'test/store-events.test.ts',
+  'test/store-redis-cluster.test.ts',
+  'test/failover-redis-cluster.test.ts',
 ]
 
 interface VitestReport {
@@ -61,6 +64,8 @@ describe('suites that need a service', () => {
     expect(missing('POSTGRES_URL', { POSTGRES_URL: 'postgres://x' })).toBeUndefined()
     expect(missing('redis-server', { PATH: '/usr/bin:/bin' })).toMatch(/set REDIS_URL/)
     expect(missing('redis-server', { CI: 'true', PATH: '/nowhere' })).toMatch(/not on PATH/)
+    expect(missing('redis-cluster', { REDIS_URL: 'redis://x' })).toMatch(/set REDIS_CLUSTER=1/)
+    expect(missing('redis-cluster', { CI: 'true', PATH: '/nowhere' })).toMatch(/not on PATH/)
     expect(missing('CI', {})).toBe('runs under CI=true')
     expect(missing('CI', { CI: 'true' })).toBeUndefined()
   })

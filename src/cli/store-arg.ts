@@ -3,7 +3,7 @@ export const storeArg = {
   type: 'string',
   valueHint: 'URL',
   description:
-    'store URL: memory://, sqlite://PATH, redis://..., postgres://... (default: MOVIE_LOG_STORE, then sqlite://./data/movies.sqlite)',
+    'store URL: memory://, sqlite://PATH, redis://..., redis+cluster://HOST:PORT,..., postgres://... (default: MOVIE_LOG_STORE, then sqlite://./data/movies.sqlite)',
 } as const
 
 /** The `--owner` option of export, import and copy: one owner's diary of a store with many. */

@@ -10,12 +10,14 @@ const warned = new WeakSet<object>()
 
 /**
  * The driver for a Keyv, chosen once: memory for a Map (keyv 5 or 6); the Redis driver for a
- * KeyvRedis on one Redis (through its documented `client`); the scan for any other keyv store,
- * which says once, through `warn`, which guarantees it lacks.
+ * KeyvRedis on one Redis or a Redis Cluster (through its documented `client`); the scan for any
+ * other keyv store, which says once, through `warn`, which guarantees it lacks.
+ * `storeTimeoutMs`: the log's bound on a call, which a Redis write's wait for replicas keeps to.
  */
 export function driverForKeyv(
   keyv: Keyv,
   warn: (message: string) => void = emitWarning,
+  storeTimeoutMs?: number,
 ): StoreDriver {
   const map = memoryMap(keyv)
   if (map) return createMemoryDriver(keyv, map)
@@ -25,6 +27,7 @@ export function driverForKeyv(
     return redisDriverOver(client, {
       namespace: keyv.namespace ?? 'movie-log',
       connectTimeoutMs: 2000,
+      ...(storeTimeoutMs === undefined ? {} : { storeTimeoutMs }),
     })
   }
   const store = (storeOf(keyv) as object | undefined) ?? keyv

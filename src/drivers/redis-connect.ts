@@ -1,6 +1,6 @@
 import { UnsupportedStoreError } from '../core/errors'
 import { redact } from '../core/store-url'
-import { isConnectionFailure, RedisUnavailable } from './redis-failure'
+import { isConnectionFailure, NotReplicated, RedisUnavailable } from './redis-failure'
 
 /**
  * The node-redis calls the Redis driver makes, all of them documented by node-redis (its
@@ -33,22 +33,41 @@ export interface RedisClient {
   subscribe(channel: string, listener: (message: string) => void): Promise<void>
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
   evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+  sendCommand(args: string[]): Promise<unknown>
+}
+
+/** Where one Redis driver sends its calls: one Redis, or a cluster it may replace. */
+export interface RedisConnection {
+  /** The client a call runs on now (a cluster's is replaced once its map is found stale). */
+  client(): Promise<RedisClient>
+  /**
+   * Waits, on `client` (the connection the write went through), until `replicas` replicas of
+   * the master that serves `key` have the writes made so far, for at most `timeoutMs`;
+   * a store failure when they do not.
+   */
+  replicated(client: RedisClient, key: string, replicas: number, timeoutMs: number): Promise<void>
+  /** Told of every call that failed: a cluster reads its map again after a node failed. */
+  failed(error: unknown): void
+  /** The error to raise for `error`: a connection error says why, in the first error's words. */
+  unavailable(error: unknown): unknown
+  close(): Promise<void>
 }
 
 // The first Redis with ZRANGE's BYLEX ... REV ... LIMIT form, which every page uses.
 const OLDEST = [6, 2]
 
 /**
- * Refuses, from `INFO server`'s text, a Redis older than 6.2 (naming the version found) and a
- * Redis Cluster node, which one client cannot serve every owner's slot from. `label` names the
- * Redis in the message (`The Redis at redis://cache:6379`).
+ * Refuses, from `INFO server`'s text, a Redis older than 6.2 (naming the version found) and,
+ * unless `cluster`, a Redis Cluster node, which one client cannot serve every owner's slot
+ * from (a `redis+cluster://` URL opens the cluster). `label` names the Redis in the message
+ * (`The Redis at redis://cache:6379`).
  *
  * @example
  * ```ts
  * checkRedisServer(await client.info('server'), 'The Redis at redis://cache:6379') // 6.0.16: throws
  * ```
  */
-export function checkRedisServer(info: string, label: string): void {
+export function checkRedisServer(info: string, label: string, cluster = false): void {
   const version = /^redis_version:(\S+)/m.exec(info)?.[1]
   const [major = 0, minor = 0] = (version ?? '').split('.').map(Number)
   const [oldestMajor, oldestMinor] = OLDEST as [number, number]
@@ -57,9 +76,9 @@ export function checkRedisServer(info: string, label: string): void {
       `${label} is ${version ? `version ${version}` : 'of no version it reports'}: movie-log needs Redis 6.2 or later`,
     )
   }
-  if (/^redis_mode:cluster\b/m.test(info)) {
+  if (!cluster && /^redis_mode:cluster\b/m.test(info)) {
     throw new UnsupportedStoreError(
-      `${label} is a Redis Cluster node: movie-log opens one Redis (a redis:// URL); not yet a cluster`,
+      `${label} is a Redis Cluster node: a redis:// URL opens one Redis; open the cluster with redis+cluster://HOST:PORT,HOST:PORT`,
     )
   }
 }
@@ -129,6 +148,35 @@ export async function openRedisClient(
             `The Redis at ${where} is unavailable: ${(why as Error).message ?? String(why)}`,
             { cause: why },
           ),
+  }
+}
+
+/**
+ * The connection of a Redis driver over one client: every call on it. `owned`: closed with the
+ * driver (a caller's client is left open). A write waits for replicas with `WAIT` on the same
+ * client, so on the connection the write went through.
+ */
+export function clientConnection(
+  client: RedisClient,
+  how: { owned: boolean; unavailable: (error: unknown) => unknown },
+): RedisConnection {
+  return {
+    client: async () => {
+      if (!client.isOpen && !how.owned) await client.connect().catch(() => {})
+      return client
+    },
+    replicated: async (on, _key, replicas, timeoutMs) => {
+      const args = ['WAIT', String(replicas), String(timeoutMs)]
+      const acknowledged = Number(await on.sendCommand(args))
+      if (acknowledged < replicas) throw new NotReplicated(acknowledged, replicas, timeoutMs)
+    },
+    failed: () => {},
+    unavailable: how.unavailable,
+    close: async () => {
+      if (!how.owned) return
+      if (client.isReady) await client.close()
+      else client.destroy()
+    },
   }
 }
 

@@ -3,6 +3,15 @@ import { isProgrammingError } from '../core/driver'
 /** A Redis store could not be used: why, in the words of the error that said so first. */
 export class RedisUnavailable extends Error {}
 
+/** A write that fewer replicas than asked acknowledged in time (`WAIT`): a store failure. */
+export class NotReplicated extends RedisUnavailable {
+  constructor(acknowledged: number, replicas: number, timeoutMs: number) {
+    super(
+      `The write was not acknowledged: ${acknowledged} of the ${replicas} replica(s) it waits for had it within ${timeoutMs} ms (WAIT), and a failover could lose it`,
+    )
+  }
+}
+
 // node-redis's errors for a connection that is not there or did not answer in time. node-redis
 // sets no `name` on them: their classes say which (exported by @redis/client, see its errors).
 const CONNECTION_ERRORS = new Set([
@@ -16,10 +25,13 @@ const CONNECTION_ERRORS = new Set([
   'TimeoutError',
   'SocketTimeoutDuringMaintenanceError',
   'CommandTimeoutDuringMaintenanceError',
+  // A cluster none of whose nodes named could be asked for its map.
+  'RootNodesUnavailableError',
 ])
 
 // Error replies that say the server cannot serve now (loading, a replica, out of memory,
-// unable to persist, credentials or permissions refused, a failover in progress). Any other
+// unable to persist, credentials or permissions refused, a failover in progress, a cluster down
+// or reshaping). Any other
 // reply (ERR from a script, WRONGTYPE, a syntax error) means a bug of ours.
 const FAILURE_REPLIES = new Set([
   'READONLY',
@@ -34,6 +46,9 @@ const FAILURE_REPLIES = new Set([
   'NOREPLICAS',
   'CLUSTERDOWN',
   'TRYAGAIN',
+  // A cluster's slot still moving after node-redis followed as many redirections as it does.
+  'MOVED',
+  'ASK',
 ])
 
 /**

@@ -27,6 +27,8 @@ export interface RedisShared {
   call<T>(work: (client: RedisClient) => Promise<T>): Promise<T>
   /** Runs a script of redis-scripts.ts by its SHA1, sending its text only when Redis lacks it. */
   run(script: string, keys: string[], args: string[]): Promise<unknown>
+  /** Runs a write to `key`'s slot, acknowledged once the replicas the driver waits for have it. */
+  written<T>(key: string, work: (client: RedisClient) => Promise<T>): Promise<T>
   /** Movies by id, per owner, good while the owner's changes count holds. */
   caches: OwnerCaches<Movie>
   /** Movies by the exact text stored: an edit elsewhere leaves the others' objects reusable. */
@@ -137,7 +139,7 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       let stored = await run(PUT_COUNTED, written, [...args, listed, ...changed])
       if (stored === 2) {
         const owners = redisOwnersKey(shared.namespace)
-        await call((client) => client.zAdd(owners, { score: 0, value: owner }))
+        await shared.written(owners, (client) => client.zAdd(owners, { score: 0, value: owner }))
         stored = await run(PUT_COUNTED, written, [...args, '1', ...changed])
       }
       return woken(stored === 1)

@@ -53,8 +53,8 @@ return last[1][1]`
  * the changes count the caller's cache was filled at.
  * A page's members and the changes count, read together; the movies too when the count is not
  * the caller's (its cache may be old), in the same round trip. The movie keys are built here
- * from the members, which a standalone Redis allows (a cluster would not; it gets the scan
- * driver).
+ * from the members: they share the index's hash tag, so on a cluster they are in its slot,
+ * which Redis Cluster allows a script.
  */
 export const PAGE = `local args = {'ZRANGE', KEYS[1], ARGV[1], ARGV[2], 'BYLEX'}
 if ARGV[4] == '1' then table.insert(args, 'REV') end

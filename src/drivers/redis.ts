@@ -5,7 +5,14 @@ import type { Movie } from '../core/movie'
 import { redact } from '../core/store-url'
 import { createOwnerCaches } from './counted-cache'
 import { createMovieCache } from './movie-cache'
-import { checkRedisServer, openRedisClient, type RedisClient } from './redis-connect'
+import { clusterConnection, openRedisCluster, type RedisCluster } from './redis-cluster'
+import {
+  checkRedisServer,
+  clientConnection,
+  openRedisClient,
+  type RedisClient,
+  type RedisConnection,
+} from './redis-connect'
 import { isRedisStoreFailure } from './redis-failure'
 import { checkNamespace, redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
 import { type RedisShared, redisLog } from './redis-log'
@@ -18,6 +25,13 @@ export interface RedisDriverOptions {
   namespace: string
   /** How long opening waits for Redis, and each reconnect attempt may take, in ms. */
   connectTimeoutMs: number
+  /** The log's bound on one store call, in ms (default 5000): a write waits for replicas half of it. */
+  storeTimeoutMs?: number
+  /**
+   * Replicas each write waits for (`WAIT`) before it is acknowledged; fewer in time is a store
+   * failure. Default: 1 on a cluster, 0 on one Redis; a URL's `?wait=N` sets it.
+   */
+  wait?: number
 }
 
 // Names deleted per script while dropping an owner: small enough not to stall Redis.
@@ -26,10 +40,13 @@ const DROP_BATCH_SIZE = 500
 const OWNERS_BATCH_SIZE = 500
 
 /**
- * The Redis driver on a redis:// or rediss:// URL (user, password, database number, TLS), on a
- * client of its own that fails fast and reconnects. Refuses a database that is not a number
- * and a Redis older than 6.2; a Redis that cannot be reached yet is no error: calls fail
- * until it can, naming why (refused, unknown host, wrong password), password hidden.
+ * The Redis driver on a redis:// or rediss:// URL (user, password, database number, TLS, and
+ * `?wait=N` for the replicas each write waits for), on a client of its own that fails fast and
+ * reconnects; or on a Redis Cluster, `redis+cluster://HOST:PORT,HOST:PORT` (`rediss+cluster://`
+ * for TLS), where each write waits for 1 replica unless `?wait=N` says otherwise. Refuses a
+ * database that is not a number, a Redis older than 6.2 and a cluster node named by redis://;
+ * a Redis that cannot be reached yet is no error: calls fail until it can, naming why (refused,
+ * unknown host, wrong password), password hidden.
  *
  * @example
  * ```ts
@@ -44,18 +61,51 @@ export async function openRedisDriver(
   options: RedisDriverOptions,
 ): Promise<StoreDriver> {
   checkNamespace(options.namespace)
-  const { client, unavailable } = await openRedisClient(url, options.connectTimeoutMs)
-  const label = `The Redis at ${redact(url)}`
-  const driver = createRedisDriver(client, options, { owned: true, unavailable, label })
-  if (client.isReady) {
-    // A Redis too old is refused now; one that fails this first call is left to later calls.
-    await driver.checked().catch(async (error: unknown) => {
-      if (!(error instanceof UnsupportedStoreError)) return
-      await driver.close()
-      throw error
-    })
+  if (/^rediss?\+cluster:/i.test(url)) {
+    const { connection, wait } = await openRedisCluster(url, options.connectTimeoutMs)
+    const label = `The Redis Cluster at ${redact(url)}`
+    const driver = createRedisDriver(
+      connection,
+      { ...options, wait: wait ?? options.wait ?? 1 },
+      { label, cluster: true },
+    )
+    return checkedAtOpen(driver)
   }
+  const { wait, url: plain } = waitParameter(url)
+  const { client, unavailable } = await openRedisClient(plain, options.connectTimeoutMs)
+  const label = `The Redis at ${redact(plain)}`
+  const connection = clientConnection(client, { owned: true, unavailable })
+  const driver = createRedisDriver(
+    connection,
+    { ...options, wait: wait ?? options.wait },
+    { label, cluster: false },
+  )
+  // Asked again after each reconnect: the Redis that comes back may be another.
+  client.on('ready', () => driver.unchecked())
+  return client.isReady ? checkedAtOpen(driver) : driver
+}
+
+// A Redis too old is refused now; one that fails this first call is left to later calls.
+async function checkedAtOpen(driver: RedisDriver): Promise<StoreDriver> {
+  await driver.checked().catch(async (error: unknown) => {
+    if (!(error instanceof UnsupportedStoreError)) return
+    await driver.close()
+    throw error
+  })
   return driver
+}
+
+// The `wait` parameter of a redis:// URL, taken out: node-redis is given the URL without it.
+function waitParameter(url: string): { wait?: number; url: string } {
+  const match = /[?&]wait=([^&#]*)/.exec(url)
+  if (!match) return { url }
+  if (!/^\d$/.test(match[1] as string)) {
+    throw new UnsupportedStoreError(
+      `The Redis URL '${redact(url)}' has wait=${match[1]}: it must be a number of replicas, 0 to 9`,
+    )
+  }
+  const rest = url.replace(/([?&])wait=[^&#]*&?/, '$1').replace(/[?&]$/, '')
+  return { wait: Number(match[1]), url: rest }
 }
 
 /**
@@ -70,79 +120,109 @@ export async function openRedisDriver(
  * const driver = client ? redisDriverOver(client, { namespace: 'movie-log', connectTimeoutMs: 2000 }) : undefined
  * ```
  */
-export function redisDriverOver(client: RedisClient, options: RedisDriverOptions): StoreDriver {
+export function redisDriverOver(
+  client: RedisClient | RedisCluster,
+  options: RedisDriverOptions,
+): StoreDriver {
   checkNamespace(options.namespace)
-  const label = 'The Redis given'
-  return createRedisDriver(client, options, { owned: false, unavailable: (error) => error, label })
+  if (isCluster(client)) {
+    const connection = clusterConnection(client, { owned: false, where: 'The Redis Cluster given' })
+    const label = 'The Redis Cluster given'
+    return createRedisDriver(connection, { wait: 1, ...options }, { label, cluster: true })
+  }
+  const connection = clientConnection(client, { owned: false, unavailable: (error) => error })
+  return createRedisDriver(connection, options, { label: 'The Redis given', cluster: false })
 }
+
+// node-redis documents `getSlotMaster` and `slots` on clusters only.
+const isCluster = (client: object): client is RedisCluster =>
+  typeof (client as { getSlotMaster?: unknown }).getSlotMaster === 'function' &&
+  typeof (client as { duplicate?: unknown }).duplicate === 'function'
 
 /**
  * The node-redis client of a `KeyvRedis`, read through the `client` property @keyv/redis
- * documents (its README: "API" and "Using Custom Redis Client Events"), when it is one Redis:
- * `undefined` for anything else, a cluster (node-redis documents `getSlotMaster` on clusters
- * only) or a sentinel (`acquire`, documented on sentinels only).
+ * documents (its README: "API", "Clustering" and "Using Custom Redis Client Events"): one
+ * Redis, or a cluster (node-redis documents `getSlotMaster` on clusters only); `undefined` for
+ * anything else, a sentinel among them (`acquire`, documented on sentinels only).
  */
-export function redisClientOf(store: unknown): RedisClient | undefined {
+export function redisClientOf(store: unknown): RedisClient | RedisCluster | undefined {
   const client = (store as { client?: unknown } | null | undefined)?.client as
     | Record<string, unknown>
     | undefined
   if (!client || typeof client !== 'object') return undefined
   const commands = ['connect', 'get', 'mGet', 'del', 'info', 'eval', 'evalSha', 'close']
   if (!commands.every((name) => typeof client[name] === 'function')) return undefined
-  if (typeof client.getSlotMaster === 'function' || typeof client.acquire === 'function')
-    return undefined
-  return client as unknown as RedisClient
+  if (typeof client.acquire === 'function') return undefined
+  return client as unknown as RedisClient | RedisCluster
 }
 
+type RedisDriver = StoreDriver & { checked(): Promise<void>; unchecked(): void }
+
 function createRedisDriver(
-  client: RedisClient,
+  connection: RedisConnection,
   options: RedisDriverOptions,
-  how: { owned: boolean; unavailable: (error: unknown) => unknown; label: string },
-): StoreDriver & { checked(): Promise<void> } {
+  how: { label: string; cluster: boolean },
+): RedisDriver {
   const { namespace } = options
+  const replicas = options.wait ?? 0
+  // A write waits for its replicas half the store timeout: the other half is for the write.
+  const waitMs = Math.max(1, Math.floor((options.storeTimeoutMs ?? 5000) / 2))
   // The server's version, checked once per connection (a Redis may come back older).
   let supported = false
   let checking: Promise<void> | undefined
   const checked = () =>
     (checking ??= (async () => {
-      if (!client.isOpen && !how.owned) await client.connect().catch(() => {})
-      checkRedisServer(await client.info('server'), how.label)
+      const client = await connection.client()
+      checkRedisServer(await client.info('server'), how.label, how.cluster)
       supported = true
     })().catch((error: unknown) => {
       // Refused for good when unsupported; a failure to ask is asked again by the next call.
       if (!(error instanceof UnsupportedStoreError)) checking = undefined
       throw error
     }))
-  if (how.owned) {
-    client.on('ready', () => {
-      supported = false
-      checking = undefined
-    })
-  }
 
-  const call = async <T>(work: (client: RedisClient) => Promise<T>): Promise<T> => {
+  // `wrote`: the call wrote to the slot of this key, and is acknowledged once replicas have it.
+  const call = async <T>(
+    work: (client: RedisClient) => Promise<T>,
+    wrote?: (result: T) => string | undefined,
+  ): Promise<T> => {
     try {
       if (!supported) await checked()
-      return await work(client)
+      const client = await connection.client()
+      const result = await work(client)
+      const key = replicas > 0 ? wrote?.(result) : undefined
+      if (key !== undefined) await connection.replicated(client, key, replicas, waitMs)
+      return result
     } catch (error) {
-      throw how.unavailable(error)
+      connection.failed(error)
+      throw connection.unavailable(error)
     }
   }
+  // Every write script answers how many things it wrote (0: none): then it waits for replicas.
+  // A read script answers a table.
   const run = (script: string, keys: string[], args: string[]) =>
-    call(async (redis) => {
-      const sha = shaOf(script)
-      try {
-        return await redis.evalSha(sha, { keys, arguments: args })
-      } catch (error) {
-        if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error
-        return redis.eval(script, { keys, arguments: args })
-      }
-    })
-  const watchers = createWatchers((hub) => subscribe(client, redisChangedChannel(namespace), hub))
+    call(
+      async (redis) => {
+        const sha = shaOf(script)
+        try {
+          return await redis.evalSha(sha, { keys, arguments: args })
+        } catch (error) {
+          if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error
+          return redis.eval(script, { keys, arguments: args })
+        }
+      },
+      (result) => (typeof result === 'number' && result > 0 ? keys[0] : undefined),
+    )
+  const written = <T>(key: string, work: (client: RedisClient) => Promise<T>) =>
+    call(work, () => key)
+  const watchers = createWatchers((hub) =>
+    subscribe(connection, redisChangedChannel(namespace), hub),
+  )
   const shared: RedisShared = {
     namespace,
     call,
     run,
+    written,
     caches: createOwnerCaches<Movie>(),
     texts: createMovieCache(),
     wake: watchers.wake,
@@ -165,11 +245,12 @@ function createRedisDriver(
           (await run(DROP_BATCH, [names], [prefix, String(DROP_BATCH_SIZE)])) === DROP_BATCH_SIZE
         );
       }
-      await call((redis) =>
+      await written(keys.ids, (redis) =>
         redis.del([keys.ids, keys.dates, keys.changes, keys.history, keys.records]),
       )
       // Last, once the movies are gone: a drop that fails before leaves the owner listed.
-      await call((redis) => redis.zRem(redisOwnersKey(namespace), owner))
+      const owners = redisOwnersKey(namespace)
+      await written(owners, (redis) => redis.zRem(owners, owner))
       // Its watchers read the history again, and find it gone.
       watchers.wake(owner)
     },
@@ -200,11 +281,13 @@ function createRedisDriver(
     onChange: watchers.onChange,
     close: async () => {
       await watchers.close()
-      if (!how.owned) return
-      if (client.isReady) await client.close()
-      else client.destroy()
+      await connection.close()
     },
     checked,
+    unchecked: () => {
+      supported = false
+      checking = undefined
+    },
   }
 }
 
@@ -214,17 +297,14 @@ function createRedisDriver(
  * node-redis subscribes again when it reconnects, before it says it is ready; each time it is
  * ready everyone is woken (pub/sub is at most once: what was sent meanwhile is in the history).
  */
-function subscribe(client: RedisClient, channel: string, hub: WakeHub): WakeSource {
-  const subscriber = client.duplicate()
-  // Unheard, an error event (Redis away) would end the process; it reconnects by itself.
-  subscriber.on('error', () => {})
+function subscribe(connection: RedisConnection, channel: string, hub: WakeHub): WakeSource {
+  let subscriber: RedisClient | undefined
   let subscribed = false
+  let listening = false
   let closed = false
-  subscriber.on('ready', () => {
-    if (subscribed) {
-      hub.wakeAll()
-      return
-    }
+  const listen = () => {
+    if (closed || !subscriber || listening) return
+    listening = true
     subscriber
       .subscribe(channel, (owner) => hub.wake(owner))
       .then(() => {
@@ -232,16 +312,32 @@ function subscribe(client: RedisClient, channel: string, hub: WakeHub): WakeSour
         hub.wakeAll()
       })
       // Lost before it subscribed: the next ready subscribes.
-      .catch(() => {})
-  })
-  subscriber.connect().catch(() => {})
+      .catch(() => {
+        listening = false
+      })
+  }
+  // A connection of its own, like the driver's (one Redis, or the cluster, whose pub/sub is
+  // heard on every node), opened once the driver's connection is there.
+  connection
+    .client()
+    .then((client) => {
+      if (closed) return
+      subscriber = client.duplicate()
+      // Unheard, an error event (Redis away) would end the process; it reconnects by itself.
+      subscriber.on('error', () => {})
+      // Back after a drop: node-redis subscribes again by itself; the watchers read what they
+      // missed meanwhile.
+      subscriber.on('ready', () => (subscribed ? hub.wakeAll() : listen()))
+      return subscriber.connect().then(listen)
+    })
+    .catch(() => {})
   return {
     close: async () => {
       if (closed) return
       closed = true
       // Never waits on a Redis that may be gone (nor throws for a client already gone).
       try {
-        subscriber.destroy()
+        subscriber?.destroy()
       } catch {}
     },
   }

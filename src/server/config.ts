@@ -3,7 +3,7 @@
  *
  *   PORT             port to listen on                      default 3000
  *   HOST             address to bind                        default 127.0.0.1
- *   MOVIE_LOG_STORE  memory:// | sqlite://PATH | redis://… | rediss://… | postgres://…
+ *   MOVIE_LOG_STORE  memory:// | sqlite://PATH | redis://… | rediss://… | redis+cluster://H:P,H:P | postgres://…
  *                                                           default sqlite://./data/movies.sqlite
  *   MOVIE_LOG_TOKEN  writes need `Authorization: Bearer <token>`       default: open
  *   MOVIE_LOG_PRIVATE=1           reading needs the token too

@@ -41,7 +41,7 @@ export function explainStoreFailure(storeUrl: string, error: unknown): string {
     const cause = [...causes(error)].findLast((each) => (each as { code?: unknown }).code)
     return explainSqliteFailure(resolve(storeUrl.slice('sqlite://'.length)), cause ?? error)
   }
-  const url = new URL(storeUrl)
+  const url = parsed(storeUrl)
   for (const candidate of causes(error)) {
     const code = codeOf(candidate)
     const explain = code && BY_CODE[code]
@@ -49,6 +49,13 @@ export function explainStoreFailure(storeUrl: string, error: unknown): string {
   }
   const message = error instanceof Error ? error.message : String(error)
   return `the store ${redact(storeUrl)} cannot be reached (${message || 'no reason given'})`
+}
+
+// A URL as the explanations read it: a cluster's names several hosts, the first stands for all.
+function parsed(storeUrl: string): URL {
+  const cluster = /^(rediss?)\+cluster:\/\/([^/?#]*@)?([^,/?#]*)/i.exec(storeUrl)
+  const url = cluster ? `${cluster[1]}://${cluster[2] ?? ''}${cluster[3]}` : storeUrl
+  return URL.canParse(url) ? new URL(url) : new URL('store://unknown')
 }
 
 /** For SQLite: one line naming the path that could not be created or opened. */
