@@ -16,8 +16,8 @@ export interface ChangeSuiteOptions {
   bound: number
   /** The changes a log keeps at most (the bound, or more where trimming is approximate). */
   keptAtMost: number
-  /** The store URL a second process opens, when the store is shared across processes. */
-  url?: string
+  /** The store URL a second process opens, when the store is shared across processes (read when the test runs). */
+  url?: string | (() => string)
 }
 
 /** Resolves at the next call of the `wake` it gives, or fails after `ms` (a hang guard). */
@@ -277,18 +277,19 @@ export function describeChangeSuite(
     })
 
     if (options.url) {
-      const url = options.url
+      const given = options.url
+      const url = () => (typeof given === 'string' ? given : given())
       it('wakes a watcher within a second of another process writing the log', async () => {
         const { driver, namespace } = await open()
         const { wake, next } = wakes()
         const stopWatching = driver.onChange('alice', wake)
         await next(5000, 'the wake connection ready')
-        const first = await writeFromAnotherProcess(url, namespace, 'alice')
+        const first = await writeFromAnotherProcess(url(), namespace, 'alice')
         await next(1000, 'a put in another process')
         const log = driver.log('alice')
         const start = (await log.latestChange()) as string
         expect(start).toEqual(expect.any(String))
-        const id = await writeFromAnotherProcess(url, namespace, 'alice')
+        const id = await writeFromAnotherProcess(url(), namespace, 'alice')
         await next(1000, 'a second put in another process')
         const read = await log.changesAfter(start, 10)
         expect(read.changes.map((change) => change.movie.id)).toEqual([id])

@@ -11,7 +11,7 @@ const [url = '', namespace = '', owner = ''] = process.argv.slice(2)
 const options = { namespace, connectTimeoutMs: 5000 }
 const driver: StoreDriver = url.startsWith('sqlite:')
   ? await openSqliteDriver(url, options)
-  : url.startsWith('redis:')
+  : /^rediss?(\+cluster)?:/.test(url)
     ? await openRedisDriver(url, options)
     : await openPostgresDriver(url, options)
 const movie = {

@@ -12,6 +12,7 @@ import { openRedisDriver } from '../src/drivers/redis'
 import { redisLogKeys } from '../src/drivers/redis-keys'
 import { openCheckedLogs } from '../src/server/store'
 import { keyvBackend, urlBackend } from './_backends'
+import { describeChangeSuite } from './_change-conformance'
 import { describeDriverSuite } from './_driver-suite'
 import { describeOwnerSuite } from './_driver-suite-owners'
 import { aMovie } from './_movies'
@@ -100,6 +101,8 @@ describeWith('redis-cluster', 'Redis Cluster', () => {
     ),
   )
   describeDriverSuite('Redis Cluster', openDriver)
+  // The live feed's history and wakes: PUBLISH from a script is heard on every node.
+  describeChangeSuite('Redis Cluster', openDriver, { bound: 1000, keptAtMost: 1100, url })
   describeDriverSuite('Redis Cluster, an owner named a{b}:c *', openDriver, 'a{b}:c *')
   describeOwnerSuite('Redis Cluster', openDriver)
 
