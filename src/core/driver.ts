@@ -19,6 +19,18 @@ export interface DateQuery {
   after?: { date: string; id: string }
 }
 
+/** One change of a log, as its history keeps it: `id` orders it within the log (opaque). */
+export type StoredChange =
+  | { id: string; type: 'added' | 'updated'; movie: Movie }
+  | { id: string; type: 'deleted'; movie: { id: string } }
+
+/** A read of a log's history: the changes after a point, or `reset` when it no longer reaches it. */
+export interface ChangeRead {
+  changes: StoredChange[]
+  /** True when `after` is older than the oldest change kept (or names no change of this log). */
+  reset: boolean
+}
+
 /**
  * One owner's log on a store: its movies in two orders (by id, which is the order added, and by
  * screenedDate), create-if-absent and compare-and-set of movies, and records (idempotency
@@ -51,6 +63,14 @@ export interface LogDriver {
   read(key: string): Promise<string | undefined>
   /** Overwrites the record under `key`. */
   write(key: string, value: string, ttlMs: number): Promise<void>
+  /**
+   * The changes after `after`, oldest first, at most `limit`; without `after`, none (a watch
+   * starts at `latestChange()`). Every put/replace/remove that returned true appended exactly
+   * one change, atomically with the write; a write that returned false appended none.
+   */
+  changesAfter(after: string | undefined, limit: number): Promise<ChangeRead>
+  /** The id of the latest change kept, or `undefined` when the log has none. */
+  latestChange(): Promise<string | undefined>
 }
 
 /**
@@ -77,6 +97,12 @@ export interface StoreDriver {
    * owner, `SOLE_OWNER`.
    */
   owners(after?: string, limit?: number): Promise<string[]>
+  /**
+   * Calls `wake` soon after any process changes the owner's log (it may call it spuriously;
+   * the reader then reads `changesAfter`). Returns the function that stops it. One listener
+   * connection / poller per store, shared by every watch.
+   */
+  onChange(owner: string, wake: () => void): () => void
   /**
    * Whether an error a call raised is the store failing (unreachable, refused, out of disk,
    * timed out) rather than a bug: only those become `StoreUnavailableError`.

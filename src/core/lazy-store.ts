@@ -55,10 +55,31 @@ export function lazyStore(
         create: async (key, value, ttlMs) => (await logOf()).create(key, value, ttlMs),
         read: async (key) => (await logOf()).read(key),
         write: async (key, value, ttlMs) => (await logOf()).write(key, value, ttlMs),
+        changesAfter: async (after, limit) => (await logOf()).changesAfter(after, limit),
+        latestChange: async () => (await logOf()).latestChange(),
       }
     },
     drop: async (owner) => (await driver()).drop(owner),
     owners: async (after, limit) => (await driver()).owners(after, limit),
+    onChange: (owner, wake) => {
+      if (opened) return opened.onChange(owner, wake)
+      // Heard from once the store is open: a watch's first read waits for the same opening,
+      // and runs after this. A failed opening fails that read, which ends the watch.
+      let stop: (() => void) | undefined
+      let stopped = false
+      Promise.resolve()
+        .then(driver)
+        .then((store) => {
+          if (stopped) return
+          stop = store.onChange(owner, wake)
+          wake()
+        })
+        .catch(() => {})
+      return () => {
+        stopped = true
+        stop?.()
+      }
+    },
     // Before the driver is there, what failed was opening it: the store, unless it was a bug
     // or movie-log refusing the store (a malformed URL, a version it does not know).
     isStoreFailure: (error) =>

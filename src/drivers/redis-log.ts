@@ -1,4 +1,5 @@
 import { type DateQuery, type LogDriver, SOLE_OWNER } from '../core/driver'
+import { UnsupportedStoreError } from '../core/errors'
 import { type Movie, sameMovie } from '../core/movie'
 import type { OwnerCaches } from './counted-cache'
 import type { MovieCache } from './movie-cache'
@@ -136,6 +137,13 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     read: async (name) => (await call((client) => client.get(keys.record + name))) ?? undefined,
     write: async (name, value, ttlMs) => {
       await record(name, value, ttlMs, false)
+    },
+    // TEMPORARY (issue 29): until the Redis change history lands (branch live-drivers).
+    changesAfter: async () => {
+      throw new UnsupportedStoreError('live changes are not available on redis yet')
+    },
+    latestChange: async () => {
+      throw new UnsupportedStoreError('live changes are not available on redis yet')
     },
   }
 }

@@ -189,6 +189,10 @@ function createRedisDriver(
       }
       return owners
     },
+    // TEMPORARY (issue 29): until the Redis change history lands (branch live-drivers).
+    onChange: () => {
+      throw new UnsupportedStoreError('live changes are not available on redis yet')
+    },
     isStoreFailure: isRedisStoreFailure,
     close: async () => {
       if (!how.owned) return

@@ -1,4 +1,5 @@
 import type { DateQuery, LogDriver, StoreDriver } from '../core/driver'
+import { UnsupportedStoreError } from '../core/errors'
 import type { Movie } from '../core/movie'
 import { createMovieCache } from './movie-cache'
 import { isSqlStoreFailure } from './sql-failures'
@@ -90,6 +91,13 @@ export function createSqlDriver(
       write: async (key, value, ttlMs) => {
         await run(sql.write, key, value, Date.now() + ttlMs)
       },
+      // TEMPORARY (issue 29): until the SQL change history lands (branch live-drivers).
+      changesAfter: async () => {
+        throw noLiveChanges(options.kind)
+      },
+      latestChange: async () => {
+        throw noLiveChanges(options.kind)
+      },
     }
   }
 
@@ -106,12 +114,20 @@ export function createSqlDriver(
       (await query(sql.owners, [namespace, after ?? '', limitOf(limit)])).map(
         (row) => row.owner as string,
       ),
+    onChange: () => {
+      throw noLiveChanges(options.kind)
+    },
     isStoreFailure: isSqlStoreFailure,
     close: () => {
       closing ??= connection.close()
       return closing
     },
   }
+}
+
+// TEMPORARY (issue 29): until the SQL change history lands (branch live-drivers).
+function noLiveChanges(kind: string): UnsupportedStoreError {
+  return new UnsupportedStoreError(`live changes are not available on ${kind} yet`)
 }
 
 /**
