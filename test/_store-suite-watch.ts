@@ -154,6 +154,31 @@ export function describeWatchSuite(
       ])
     })
 
+    it('reports a reset first when it began on a log that kept no change', async () => {
+      const log = await openLog()
+      const changes = watch(log)
+      // Adds until the watch reports one: a reset, the first change being no point to resume
+      // from; then every later change, exactly.
+      const first: Promise<LogChange | undefined> = changes.next()
+      const tick = Promise.resolve(undefined)
+      do await log.addMovie(aMovie({ title: 'Before the reset' }))
+      while ((await Promise.race([first, tick])) === undefined)
+      expect((await first)?.type).toBe('reset')
+      const next = await log.addMovie(aMovie({ title: 'After the reset' }))
+      // An add of the loop may come after the reset's point; then the last one, once.
+      const later: LogChange[] = [await changes.next()]
+      while (
+        !('movie' in (later.at(-1) as LogChange)) ||
+        (later.at(-1) as { movie: Movie }).movie.id !== next.id
+      ) {
+        later.push(await changes.next())
+      }
+      expect(later.every((change) => change.type === 'added')).toBe(true)
+      expect(
+        later.filter((change) => change.type === 'added' && change.movie.id === next.id),
+      ).toHaveLength(1)
+    })
+
     it('ends when its signal aborts, a pending read included', async () => {
       const log = await openLog()
       const stop = new AbortController()
