@@ -185,6 +185,24 @@ describe('GET /movies as Server-Sent Events', () => {
     }
   })
 
+  it('is in the OpenAPI document: the stream, its events and where it resumes', async () => {
+    const { url } = await serve(createMovieLog())
+    const document = (await (await fetch(`${url}/openapi.json`)).json()) as {
+      paths: Record<string, { get: { responses: Record<string, unknown>; parameters: unknown[] } }>
+      components: { parameters: Record<string, { name: string }> }
+    }
+    const list = document.paths['/movies']?.get
+    const stream = JSON.stringify((list?.responses['200'] as { content: object }).content)
+    for (const event of ['added', 'updated', 'deleted', 'reset', 'retry:', 'keep-alive']) {
+      expect(stream).toContain(event)
+    }
+    const named = list?.parameters.map((parameter) => {
+      const ref = (parameter as { $ref: string }).$ref.split('/').at(-1) as string
+      return document.components.parameters[ref]?.name
+    })
+    expect(named).toEqual(expect.arrayContaining(['lastEventId', 'Last-Event-ID']))
+  })
+
   it('sends a keep-alive comment while idle', async () => {
     const { url } = await serve(createMovieLog(), { keepAliveMs: 20 })
     const response = await fetch(url, { headers: { accept: 'text/event-stream' } })
