@@ -98,18 +98,18 @@ export interface StoreDriver {
    */
   owners(after?: string, limit?: number): Promise<string[]>
   /**
-   * Calls `wake` soon after any process changes the owner's log (it may call it spuriously;
-   * the reader then reads `changesAfter`). Returns the function that stops it. One listener
-   * connection / poller per store, shared by every watch.
-   */
-  onChange(owner: string, wake: () => void): () => void
-  /**
    * Whether an error a call raised is the store failing (unreachable, refused, out of disk,
    * timed out) rather than a bug: only those become `StoreUnavailableError`.
    */
   isStoreFailure(error: unknown): boolean
   /** Releases what the driver opened; a connection the caller passed in is left open. */
   close(): Promise<void>
+  /**
+   * Calls `wake` soon after any process changes the owner's log (it may call it spuriously;
+   * the reader then reads `changesAfter`). Returns the function that stops it. One listener
+   * connection / poller per store, shared by every watch.
+   */
+  onChange(owner: string, wake: () => void): () => void
 }
 
 /**

@@ -24,8 +24,8 @@ export function guardLog(
     create: (key, value, ttlMs) => guard('claim', () => log.create(key, value, ttlMs)),
     read: (key) => guard('claim', () => log.read(key)),
     write: (key, value, ttlMs) => guard('claim', () => log.write(key, value, ttlMs)),
-    changesAfter: (after, limit) => guard('watch', () => log.changesAfter(after, limit)),
-    latestChange: () => guard('watch', () => log.latestChange()),
+    changesAfter: (after, limit) => guard('list', () => log.changesAfter(after, limit)),
+    latestChange: () => guard('list', () => log.latestChange()),
   }
 }
 

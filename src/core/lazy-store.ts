@@ -61,20 +61,22 @@ export function lazyStore(
     },
     drop: async (owner) => (await driver()).drop(owner),
     owners: async (after, limit) => (await driver()).owners(after, limit),
+    // Before the driver is there, the watch starts once it is (and wakes then, once).
     onChange: (owner, wake) => {
       if (opened) return opened.onChange(owner, wake)
-      // Heard from once the store is open: a watch's first read waits for the same opening,
-      // and runs after this. A failed opening fails that read, which ends the watch.
       let stop: (() => void) | undefined
       let stopped = false
       Promise.resolve()
         .then(driver)
-        .then((store) => {
-          if (stopped) return
-          stop = store.onChange(owner, wake)
-          wake()
-        })
-        .catch(() => {})
+        .then(
+          (store) => {
+            if (stopped) return
+            stop = store.onChange(owner, wake)
+            wake()
+          },
+          // Opening failed: the watcher's next read raises why.
+          () => wake(),
+        )
       return () => {
         stopped = true
         stop?.()
