@@ -9,6 +9,7 @@ import {
 import { createMovieLogClient, MovieLogHttpError } from 'movie-log/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { driverForKeyv, toKeyv } from '../src/drivers'
+import { changeHistory } from '../src/drivers/change-history'
 import { FlakyMap } from './_flaky-map'
 import { aMovie } from './_movies'
 import { closeServer, startExampleServer } from './_through-client'
@@ -54,6 +55,25 @@ describe('log.watch on memory', () => {
     const iterator = log.watch()[Symbol.asyncIterator]()
     await expect(iterator.next()).rejects.toThrow(StoreUnavailableError)
     await log.close()
+  })
+})
+
+describe('the in-process change history (memory, scan)', () => {
+  it('shows no change, nor any after it, until its write settles; a failed one never', () => {
+    const history = changeHistory({}, 'test')
+    const start = history.begin('log', { type: 'deleted', movie: { id: 'start' } })
+    start(true)
+    const at = history.latest('log') as string
+    const failing = history.begin('log', { type: 'deleted', movie: { id: 'failing' } })
+    const kept = history.begin('log', { type: 'deleted', movie: { id: 'kept' } })
+    kept(true)
+    // Readers stop at the write still in flight: they never see a change that may not be.
+    expect(history.read('log', at, 10)).toEqual({ changes: [], reset: false })
+    expect(history.latest('log')).toBe(at)
+    failing(false)
+    const read = history.read('log', at, 10)
+    expect(read.changes.map((change) => change.movie.id)).toEqual(['kept'])
+    expect(history.read('other log', at, 10)).toEqual({ changes: [], reset: true })
   })
 })
 
