@@ -2,7 +2,13 @@
 
 export type { MovieChanges } from './core/changes'
 export type { ChangeOptions } from './core/corrections'
-export type { DateQuery, LogDriver, StoreDriver } from './core/driver'
+export type {
+  ChangeRead,
+  DateQuery,
+  LogDriver,
+  StoreDriver,
+  StoredChange,
+} from './core/driver'
 export {
   IdempotencyError,
   InvalidOwnerError,
@@ -30,6 +36,7 @@ export type { AddMovieOptions, MovieLog, MovieLogOptions, MovieLogs } from './co
 export type { MovieSort } from './core/range'
 export type { StoreFailureReason } from './core/store-failure'
 export { versionOf } from './core/version'
+export type { LogChange, WatchOptions } from './core/watch'
 export {
   type ClosableMovieLog,
   createMovieLog,

@@ -55,7 +55,7 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (name, createTarget: HttpTarget
           406,
         )
         expect(problem.detail).toBe(
-          'This resource is only available as application/json, application/x-ndjson or text/csv.',
+          'This resource is only available as application/json, application/x-ndjson, text/csv or text/event-stream.',
         )
       },
     )
@@ -440,6 +440,9 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (name, createTarget: HttpTarget
           throw new Error('secret-internal-detail')
         },
         deleteMovie: async () => false,
+        watch: () => {
+          throw new TypeError('secret-internal-detail')
+        },
       }
       const { http } = await serve(broken, { onError: (error) => logged.push(error) })
       const problem = await expectProblem(await http.fetch('/movies'), 500)

@@ -6,19 +6,20 @@ import { afterAll } from 'vitest'
 import { urlBackend } from './_backends'
 import { FlakyMap } from './_flaky-map'
 import { freePort } from './_ports'
-import { describeStoreSuite } from './_store-suite'
+import { describeStoreSuite, type StoreBackend } from './_store-suite'
+import { describeWatchSuite } from './_store-suite-watch'
 import { throughTheClient } from './_through-client'
 
 // The store conformance suite through movie-log/client and the example server, per store.
 const shared = new Map()
-describeStoreSuite(
-  ...throughTheClient({
-    name: 'memory (Map)',
-    open: async () => shared,
-    openUnreachable: async () => new FlakyMap(),
-    closeAll: async () => {},
-  }),
-)
+const memory: StoreBackend = {
+  name: 'memory (Map)',
+  open: async () => shared,
+  openUnreachable: async () => new FlakyMap(),
+  closeAll: async () => {},
+}
+describeStoreSuite(...throughTheClient(memory))
+describeWatchSuite(...throughTheClient(memory))
 
 const folder = mkdtempSync(join(tmpdir(), 'movie-log-client-sqlite-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))

@@ -6,17 +6,20 @@ import { createScanDriver } from '../src/drivers/scan'
 import { describeOwnerSuite } from './_driver-suite-owners'
 import { FlakyMap } from './_flaky-map'
 import { aMovie } from './_movies'
-import { describeStoreSuite } from './_store-suite'
+import { describeStoreSuite, type StoreBackend } from './_store-suite'
+import { describeWatchSuite } from './_store-suite-watch'
 
 // One Map shared by every log, as one process would share it.
 const shared = new Map()
-
-describeStoreSuite({
+const memory: StoreBackend = {
   name: 'memory (Map)',
   open: async () => shared,
   openUnreachable: async () => new FlakyMap(),
   closeAll: async () => {},
-})
+}
+
+describeStoreSuite(memory)
+describeWatchSuite(memory)
 describeOwnerSuite('memory', async (namespace) => driverForKeyv(toKeyv(new Map(), namespace)))
 describeOwnerSuite('scan (a Keyv over a Map, through keyv alone)', async (namespace) =>
   createScanDriver(toKeyv(new Map(), namespace)),

@@ -5,6 +5,7 @@ import { keyvBackend } from './_backends'
 import { describeDriverSuite } from './_driver-suite'
 import { describeOwnerSuite } from './_driver-suite-owners'
 import { describeStoreSuite } from './_store-suite'
+import { describeWatchSuite } from './_store-suite-watch'
 import { tempFolders } from './_temp'
 import { storeUrlBackend } from './_url-backend'
 
@@ -17,15 +18,16 @@ const openDriver = (namespace: string) =>
 
 // A user's own @keyv/sqlite adapter: it documents no ordered range or compare-and-set, so it
 // gets the scan driver, one adapter per diary in this process.
-describeStoreSuite(
-  keyvBackend(
-    'SQLite through a @keyv/sqlite adapter (the scan)',
-    () => new KeyvSqlite(`sqlite://${join(folder, 'keyv.sqlite')}`),
-    // A file in a folder that does not exist cannot be opened.
-    () => new KeyvSqlite(`sqlite://${join(folder, 'no-such-folder', 'movies.sqlite')}`),
-    { shared: true },
-  ),
+const scanned = keyvBackend(
+  'SQLite through a @keyv/sqlite adapter (the scan)',
+  () => new KeyvSqlite(`sqlite://${join(folder, 'keyv.sqlite')}`),
+  // A file in a folder that does not exist cannot be opened.
+  () => new KeyvSqlite(`sqlite://${join(folder, 'no-such-folder', 'movies.sqlite')}`),
+  { shared: true },
 )
+describeStoreSuite(scanned)
+// The scan keeps its history in this process: the changes made through this adapter.
+describeWatchSuite(scanned, {}, { bound: false })
 
 // The store URL: the SQLite driver on the sqlite3 package.
 const { backend, suite } = storeUrlBackend({

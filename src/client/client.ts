@@ -6,6 +6,7 @@ import type { Movie } from '../core/movie'
 import type { AddMovieOptions, MovieLog } from '../core/movie-log'
 import { errorFrom } from './errors'
 import { send } from './send'
+import { watchFeed } from './watch'
 
 /**
  * Options of `createMovieLogClient`.
@@ -138,6 +139,18 @@ export function createMovieLogClient(
       if (response.status !== 204) throw await errorFrom(response, 'deleteMovie')
       return true
     },
+
+    // The feed is one long answer: reconnected and resumed without end, where calls retry.
+    watch: (watchOptions) =>
+      watchFeed(
+        {
+          url: base,
+          fetch: sendOptions.fetch,
+          headers: options.headers,
+          timeoutMs: sendOptions.timeoutMs,
+        },
+        watchOptions,
+      ),
   }
 
   async function change(id: string, operation: string, options: ChangeOptions, init: RequestInit) {

@@ -8,6 +8,7 @@ import { addOnce } from './idempotency'
 import { registerImportTarget } from './import-target'
 import { type ListMoviesOptions, listPage, type MoviePage } from './listing'
 import { type Movie, type NewMovie, parseNewMovie } from './movie'
+import { type LogChange, type WatchOptions, watchChanges } from './watch'
 
 /**
  * Options of `createMovieLog`.
@@ -87,6 +88,18 @@ export interface MovieLog {
   updateMovie(id: string, changes: MovieChanges, options?: ChangeOptions): Promise<Movie>
   /** Deletes a movie; false when it was not there. `ifMatch` as for `updateMovie`. */
   deleteMovie(id: string, options?: ChangeOptions): Promise<boolean>
+  /**
+   * The log's changes as they happen, from every process on the store: `added`, `updated`,
+   * `deleted`, each with the `id` to resume after (`after`), or `reset` when the history (the
+   * latest 1,000 changes) no longer reaches back: then read the list again. Runs until
+   * `signal` aborts or the loop ends.
+   *
+   * @example
+   * ```ts
+   * for await (const change of log.watch({ signal })) console.log(change.type, change.id)
+   * ```
+   */
+  watch(options?: WatchOptions): AsyncIterable<LogChange>
 }
 
 /**
@@ -155,7 +168,7 @@ class MovieLogService implements MovieLog {
 
   constructor(
     private readonly context: LogContext,
-    owner: string,
+    private readonly owner: string,
   ) {
     const { store, settings, generateId } = context
     this.store = guardLog(store.log(owner), store, settings.storeTimeoutMs)
@@ -198,5 +211,11 @@ class MovieLogService implements MovieLog {
 
   deleteMovie(id: string, options: ChangeOptions = {}): Promise<boolean> {
     return deleteMovie(this.store, id, options)
+  }
+
+  watch(options: WatchOptions = {}): AsyncIterable<LogChange> {
+    const { store } = this.context
+    const onChange = (wake: () => void) => store.onChange(this.owner, wake)
+    return watchChanges({ log: this.store, onChange }, options)
   }
 }

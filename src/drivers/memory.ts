@@ -1,6 +1,7 @@
 import type Keyv from 'keyv'
 import { byId, isProgrammingError, type LogDriver, type StoreDriver } from '../core/driver'
 import { type Movie, sameMovie } from '../core/movie'
+import { type ChangeHistory, changeHistory, type NewChange } from './change-history'
 import { type KeyvLayout, keyvLayout, movieOwnerOf, moviesPrefixOf, pageOfOwners } from './keys'
 import { storeOf } from './keyv'
 import {
@@ -47,6 +48,8 @@ export function memoryMap(keyv: Keyv): Map<unknown, unknown> | undefined {
 export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): StoreDriver {
   // Keyvs on one Map write the same keys when their namespaces prefix them alike.
   const namespace = keyv.useKeyPrefix === false ? '' : (keyv.namespace ?? '')
+  // Every change, in this process: a Map is one process's store.
+  const history = changeHistory(map, namespace)
   let loaded: OwnerIndexes | undefined
   const owners = async (): Promise<OwnerIndexes> => {
     if (loaded) return loaded
@@ -64,14 +67,14 @@ export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): Stor
     kind: 'memory',
     remote: false,
     atomic: true,
-    // A placeholder until the live-core branch lands this driver's history.
-    onChange: () => () => {},
-    log: (owner) => memoryLog(keyv, map, namespace, keyvLayout(owner), () => loaded ?? owners()),
+    log: (owner) =>
+      memoryLog(keyv, map, namespace, keyvLayout(owner), () => loaded ?? owners(), history),
     drop: async (owner) => {
       const layout = keyvLayout(owner)
       const indexes = await owners()
       const index = indexes.get(layout.movies)
       indexes.delete(layout.movies)
+      history.drop(layout.movies)
       const keys = (index?.added ?? []).map((movie) => layout.movie(movie.id))
       keys.push(...dropRecords(map, namespace, layout))
       if (keys.length > 0) await keyv.deleteMany(keys)
@@ -85,6 +88,7 @@ export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): Stor
       }
       return pageOfOwners(named, after, limit)
     },
+    onChange: (owner, wake) => history.listen(keyvLayout(owner).movies, wake),
     // Nothing here can fail but a Map of the caller's that throws, which is its store failing.
     isStoreFailure: (error) => !isProgrammingError(error),
     close: async () => {},
@@ -97,6 +101,7 @@ function memoryLog(
   namespace: string,
   layout: KeyvLayout,
   owners: () => OwnerIndexes | Promise<OwnerIndexes>,
+  history: ChangeHistory,
 ): LogDriver {
   // The owner's index, looked up at each call (an add may have made it, a drop removed it).
   const find = async () => (await owners()).get(layout.movies) ?? EMPTY
@@ -109,25 +114,27 @@ function memoryLog(
     }
     return index
   }
-  // A write the store refused leaves the index as it was.
-  const write = async (undo: () => void, step: () => Promise<unknown>) => {
+  // Called in the synchronous step that checked and indexed the change, so the history has the
+  // writes in their order. A write the store refused leaves the index as it was, and no change.
+  const write = async (change: NewChange, undo: () => void, step: () => Promise<unknown>) => {
+    const settle = history.begin(layout.movies, change)
     try {
       await step()
     } catch (error) {
       undo()
+      settle(false)
       throw error
     }
+    settle(true)
   }
 
   return {
-    // Placeholders until the live-core branch lands this driver's history.
-    changesAfter: async () => ({ changes: [], reset: false }),
-    latestChange: async () => undefined,
     put: async (movie) => {
       const movies = await make()
       if (movies.byId.has(movie.id)) return false
       keep(movies, movie)
       await write(
+        { type: 'added', movie },
         () => drop(movies, movie),
         () => setOrThrow(keyv, layout.movie(movie.id), movie),
       )
@@ -142,6 +149,7 @@ function memoryLog(
       if (!stored || !sameMovie(stored, expected)) return false
       keep(movies, next)
       await write(
+        { type: 'updated', movie: next },
         () => keep(movies, stored),
         () => setOrThrow(keyv, layout.movie(next.id), next),
       )
@@ -153,11 +161,14 @@ function memoryLog(
       if (!stored || !sameMovie(stored, expected)) return false
       drop(movies, stored)
       await write(
+        { type: 'deleted', movie: { id: stored.id } },
         () => keep(movies, stored),
         () => deleteOrThrow(keyv, layout.movie(stored.id)),
       )
       return true
     },
+    changesAfter: async (after, limit) => history.read(layout.movies, after, limit),
+    latestChange: async () => history.latest(layout.movies),
     ...memoryRecords(keyv, map, namespace, layout),
   }
 }

@@ -1,6 +1,7 @@
 import type Keyv from 'keyv'
 import type { LogDriver } from '../core/driver'
 import { type Movie, sameMovie } from '../core/movie'
+import type { NewChange } from './change-history'
 import type { KeyvLayout } from './keys'
 
 type Records = Pick<LogDriver, 'create' | 'read' | 'write'>
@@ -67,12 +68,14 @@ export async function keyvMovie(keyv: Keyv, key: string): Promise<Movie | undefi
 /**
  * Create-if-absent, compare-and-set and compare-and-delete of movies through keyv, serialised
  * per movie in this process: atomic within it, not across processes (a store with no atomic
- * step of its own offers nothing to build that on).
+ * step of its own offers nothing to build that on). `changed` hears of each write once it is
+ * stored, before the next write of the same movie starts.
  */
 export function keyvMovieWrites(
   keyv: Keyv,
   scope: object,
   layout: KeyvLayout,
+  changed: (change: NewChange) => void = () => {},
 ): Pick<LogDriver, 'put' | 'replace' | 'remove'> {
   return {
     put: (movie) => {
@@ -80,6 +83,7 @@ export function keyvMovieWrites(
       return serialised(scope, key, async () => {
         if (await keyvMovie(keyv, key)) return false
         await setOrThrow(keyv, key, movie)
+        changed({ type: 'added', movie })
         return true
       })
     },
@@ -89,6 +93,7 @@ export function keyvMovieWrites(
         const stored = await keyvMovie(keyv, key)
         if (!stored || !sameMovie(stored, expected)) return false
         await setOrThrow(keyv, key, next)
+        changed({ type: 'updated', movie: next })
         return true
       })
     },
@@ -98,6 +103,7 @@ export function keyvMovieWrites(
         const stored = await keyvMovie(keyv, key)
         if (!stored || !sameMovie(stored, expected)) return false
         await deleteOrThrow(keyv, key)
+        changed({ type: 'deleted', movie: { id: stored.id } })
         return true
       })
     },

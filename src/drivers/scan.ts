@@ -8,28 +8,30 @@ import {
   type StoreDriver,
 } from '../core/driver'
 import type { Movie } from '../core/movie'
+import { type ChangeHistory, changeHistory } from './change-history'
 import { type KeyvLayout, keyvLayout, movieOwnerOf, pageOfOwners } from './keys'
 import { keyvMovie, keyvMovieWrites, keyvRecords } from './records'
 
 /** What the scan driver lacks, said once per store when a log is made on it. */
 export const SCAN_LIMITS =
-  'every page reads the whole store, and create-if-absent and compare-and-set (Idempotency-Keys, If-Match) hold within this process only'
+  'every page reads the whole store, create-if-absent and compare-and-set (Idempotency-Keys, If-Match) hold within this process only, and live changes are those made in this process'
 
 /**
  * Any keyv store that can iterate, through keyv's public API alone: every listing walks the
  * whole namespace and sorts, because each backend iterates in its own order. Correct
  * everywhere, and O(n) per page, in either order. Its create-if-absent and compare-and-set
- * hold within one process only: the store offers no atomic step to build them on.
+ * hold within one process only: the store offers no atomic step to build them on. Its change
+ * history is in this process too (the latest 1,000 changes per log, as memory keeps them):
+ * a watch sees the changes made through this process, none made by another.
  */
 export function createScanDriver(keyv: Keyv): StoreDriver {
   const scope = (keyv.store as object | undefined) ?? keyv
+  const history = changeHistory(scope, keyv.useKeyPrefix === false ? '' : (keyv.namespace ?? ''))
   return {
     kind: 'keyv',
     remote: true,
     atomic: false,
-    // A placeholder until the live-core branch lands this driver's history.
-    onChange: () => () => {},
-    log: (owner) => scanLog(keyv, scope, keyvLayout(owner)),
+    log: (owner) => scanLog(keyv, scope, keyvLayout(owner), history),
     drop: async (owner) => {
       const layout = keyvLayout(owner)
       const keys = await scanKeys(
@@ -37,6 +39,7 @@ export function createScanDriver(keyv: Keyv): StoreDriver {
         (key) => key.startsWith(layout.movies) || key.startsWith(layout.records),
       )
       if (keys.length > 0) await keyv.delete(keys)
+      history.drop(layout.movies)
     },
     owners: async (after, limit) => {
       const keys = await scanKeys(keyv, (key) => movieOwnerOf(key) !== undefined)
@@ -46,18 +49,16 @@ export function createScanDriver(keyv: Keyv): StoreDriver {
         limit,
       )
     },
+    onChange: (owner, wake) => history.listen(keyvLayout(owner).movies, wake),
     isStoreFailure: (error) => !isProgrammingError(error),
     close: async () => {},
   }
 }
 
-function scanLog(keyv: Keyv, scope: object, layout: KeyvLayout): LogDriver {
+function scanLog(keyv: Keyv, scope: object, layout: KeyvLayout, history: ChangeHistory): LogDriver {
   const movies = async () =>
     (await scan(keyv, (key) => key.startsWith(layout.movies))).map(([, value]) => value as Movie)
   return {
-    // Placeholders until the live-core branch lands this driver's history.
-    changesAfter: async () => ({ changes: [], reset: false }),
-    latestChange: async () => undefined,
     get: (id) => keyvMovie(keyv, layout.movie(id)),
     listAfter: async (after, limit) =>
       (await movies())
@@ -75,7 +76,9 @@ function scanLog(keyv: Keyv, scope: object, layout: KeyvLayout): LogDriver {
       if (query.descending) found.reverse()
       return found.slice(0, limit)
     },
-    ...keyvMovieWrites(keyv, scope, layout),
+    ...keyvMovieWrites(keyv, scope, layout, (change) => history.begin(layout.movies, change)(true)),
+    changesAfter: async (after, limit) => history.read(layout.movies, after, limit),
+    latestChange: async () => history.latest(layout.movies),
     ...keyvRecords(keyv, scope, layout),
   }
 }

@@ -31,10 +31,16 @@ function quality(parameters: string[]): number {
   return Number.isFinite(value) ? value : 1
 }
 
-/** What `GET /movies` can answer with: the JSON array, or an export of every movie. */
-export type ListType = 'json' | 'ndjson' | 'csv'
+/**
+ * What `GET /movies` can answer with: the JSON array, an export of every movie, or the feed of
+ * its changes (Server-Sent Events).
+ */
+export type ListType = 'json' | 'ndjson' | 'csv' | 'events'
 
+// In the order ties are settled: a header that names the feed wants it (an EventSource sends
+// `text/event-stream` alone), then JSON before the exports.
 const LIST_TYPES: [ListType, string][] = [
+  ['events', 'text/event-stream'],
   ['json', 'application/json'],
   ['ndjson', 'application/x-ndjson'],
   ['csv', 'text/csv'],
@@ -42,9 +48,9 @@ const LIST_TYPES: [ListType, string][] = [
 
 /**
  * The type `GET /movies` answers an `Accept` header with: the one of highest quality, each
- * rated by its most specific matching range. Ties go to JSON, then NDJSON; `undefined` when
- * the header refuses all three. An export is sent only when named: a wildcard (any type, `text/*`)
- * never turns a list into a download of the whole log.
+ * rated by its most specific matching range. Ties go to the feed, then JSON, then NDJSON;
+ * `undefined` when the header refuses all four. An export or the feed is sent only when named:
+ * a wildcard (any type, `text/*`) never turns a list into a download or a stream.
  */
 export function listTypeOf(accept: string | null): ListType | undefined {
   if (accept === null || accept.trim() === '') return 'json'

@@ -43,6 +43,22 @@ export interface MovieLogHttpOptions {
    * with many logs, refused with one.
    */
   owner?: (request: Request) => string | undefined | Promise<string | undefined>
+  /**
+   * How often an open change feed (`GET /movies` with `Accept: text/event-stream`) sends a
+   * `: keep-alive` comment, in ms. Default 15000.
+   */
+  keepAliveMs?: number
+  /**
+   * How many bytes a change feed may hold for a client that stopped reading; past them its
+   * stream is cut off (an EventSource reconnects, and resumes from its last id). Keep it above
+   * the largest event, about 100 KB. Default 256 KiB.
+   */
+  maxFeedBufferBytes?: number
+  /**
+   * Ends every open change feed when it aborts, each stream closed cleanly: a server shutting
+   * down aborts it, so that its connections can close.
+   */
+  signal?: AbortSignal
 }
 
 /**
@@ -67,7 +83,13 @@ export type MovieLogAction = 'list' | 'read' | 'add' | 'update' | 'delete'
  */
 export type AuthorizeResult = boolean | 401 | 403
 
-const POSITIVE_INTEGER_OPTIONS = ['maxBodyBytes', 'maxPageSize', 'maxConcurrentAdds'] as const
+const POSITIVE_INTEGER_OPTIONS = [
+  'maxBodyBytes',
+  'maxPageSize',
+  'maxConcurrentAdds',
+  'keepAliveMs',
+  'maxFeedBufferBytes',
+] as const
 
 /**
  * Refuses options the handlers could only misread, when the handler is made rather than on

@@ -1,10 +1,11 @@
 import { StoreUnavailableError } from '../core/errors'
 import type { Movie, NewMovie } from '../core/movie'
 import type { MovieLog, MovieLogs } from '../core/movie-log'
-import { acceptsJson } from './accept'
+import { acceptsJson, listTypeOf } from './accept'
 import { readJsonBody } from './body'
 import { etagOf } from './conditions'
 import { addCorsHeaders, isPreflight, preflightReply } from './cors'
+import { changeFeed } from './events'
 import { exportReply } from './export'
 import { deleteMovie, readMovie, updateMovie } from './item'
 import { listMovies } from './list'
@@ -64,6 +65,12 @@ export function createMovieLogReplier(
       if (!StoreUnavailableError.is(error)) console.error('[movie-log]', error)
     })
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
+  const feed = {
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    maxBufferedBytes: options.maxFeedBufferBytes ?? 256 * 1024,
+    signal: options.signal,
+    onError,
+  }
   // The OpenAPI document's code is loaded on its first request: most handlers are never asked.
   let openApiReply: (() => Reply) | undefined
   let addsInFlight = 0
@@ -148,6 +155,9 @@ export function createMovieLogReplier(
       case 'delete':
         return deleteMovie(log, request, (target as { id: string }).id)
     }
+    if (target.kind === 'collection' && listTypeOf(request.headers.get('accept')) === 'events') {
+      return changeFeed(log, request, url, feed)
+    }
     const exported = target.kind === 'collection' && (await exportReply(log, request, url))
     if (exported) return exported
     if (!acceptsJson(request.headers.get('accept'))) {
@@ -221,7 +231,7 @@ function methodNotAllowed(allow: string): Reply {
 }
 
 // What `GET /movies` answers with: the JSON page, or an export (src/http/export.ts).
-const LIST_TYPES_TEXT = `${JSON_TYPE}, application/x-ndjson or text/csv`
+const LIST_TYPES_TEXT = `${JSON_TYPE}, application/x-ndjson, text/csv or text/event-stream`
 
 function notAcceptable(types: string): Reply {
   return problemReply(406, `This resource is only available as ${types}.`)

@@ -61,6 +61,21 @@ export const PARAMETERS: Record<string, JsonSchema> = {
   },
   from: bound('from', 'Earliest screenedDate listed, from the first moment of the period named.'),
   to: bound('to', 'Latest screenedDate listed, to the last millisecond of the period named.'),
+  // The change feed (Accept: text/event-stream).
+  lastEventId: {
+    name: 'lastEventId',
+    in: 'query',
+    description:
+      'With `Accept: text/event-stream`: start after this event id (a first connection; a reconnecting EventSource sends `Last-Event-ID`, which wins). An id past the history kept, or not one of this log’s: a `reset` event first.',
+    schema: { type: 'string' },
+  },
+  LastEventId: {
+    name: 'Last-Event-ID',
+    in: 'header',
+    description:
+      'With `Accept: text/event-stream`: the id of the last event received; the feed replays exactly the later changes, in order, then the new ones.',
+    schema: { type: 'string' },
+  },
   IfMatch: {
     name: 'If-Match',
     in: 'header',

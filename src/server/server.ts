@@ -22,21 +22,22 @@ import { ownerOfToken } from './users'
 export interface RunningServer {
   /** Where the log is served, e.g. `http://127.0.0.1:3000/movies`. */
   url: string
-  /** Stops accepting, finishes in-flight requests, then closes the store. */
+  /** Stops accepting, ends open change feeds, finishes in-flight requests, then closes the store. */
   close(): Promise<void>
 }
 
 /**
  * The h3 app: the log at /movies, the diary page at / (a pointer to the log for JSON), /docs.
  * With `config.users`, `log` is many logs (`createMovieLogs`): each request reaches the diary
- * of the person whose token it bears.
+ * of the person whose token it bears. `feeds` ends every open change feed when it aborts.
  */
 export function createApp(
   log: MovieLog | MovieLogs,
   config: Partial<ServerConfig> = {},
   onError?: MovieLogHttpOptions['onError'],
+  feeds?: AbortSignal,
 ): H3 {
-  const options: MovieLogHttpOptions = { cors: config.corsOrigins, onError }
+  const options: MovieLogHttpOptions = { cors: config.corsOrigins, onError, signal: feeds }
   if (config.users) options.owner = ownerOfToken(config.users)
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
   const app = new H3({ silent: true })
@@ -71,9 +72,11 @@ export async function startServer(
       : `(${error instanceof Error ? error.name : 'error'}: see above)`
     if (response) requestLog.explain(response, why)
   }
+  // Open change feeds never end by themselves: closing ends them, so the server can stop.
+  const feeds = new AbortController()
   // Its requests come straight from node:http: the log may read their bodies from Node.
   const handle = requestLog.timed(
-    readsBodiesFromNode(toNodeHandler(createApp(store, config, onError))),
+    readsBodiesFromNode(toNodeHandler(createApp(store, config, onError, feeds.signal))),
   )
   // isProd: fail on a busy port instead of moving to another one; autoClose: signals are ours.
   const listener = await listen(handle, {
@@ -96,6 +99,7 @@ export async function startServer(
   return {
     url,
     close: async () => {
+      feeds.abort()
       await listener.close()
       stopLogging()
       await store.close()

@@ -1,0 +1,124 @@
+/**
+ * `GET /movies` as Server-Sent Events (CONTRACT's "Live changes"): the log's changes as they
+ * happen, resumable from `Last-Event-ID`.
+ */
+import type { MovieLog } from '../core/movie-log'
+import { type LogChange, watchStartOf } from '../core/watch'
+import { movieJson } from './movie-json'
+import type { Reply } from './reply'
+
+export const EVENT_STREAM_TYPE = 'text/event-stream'
+
+/** What every feed of one handler shares. */
+export interface FeedSettings {
+  /** How often an idle feed sends a comment, so proxies and clients know it is alive, in ms. */
+  keepAliveMs: number
+  /** Bytes a feed may hold for a reader who stopped reading; past them it is cut off. */
+  maxBufferedBytes: number
+  /** Ends every feed (a server shutting down): each stream ends cleanly. */
+  signal?: AbortSignal
+  /** Hears of a feed that broke off (its store failed, or a bug), as the handler's `onError`. */
+  onError(error: unknown, request: Request): void
+}
+
+// The `retry:` hint: how long an EventSource waits before it reconnects, in ms.
+const RETRY_MS = 2000
+
+/**
+ * The feed of `log`'s changes for `request`: the changes after its `Last-Event-ID` header (what
+ * an EventSource sends when it reconnects) or its `lastEventId` query parameter (a first
+ * connection), or from now. The start is read before answering: a store that is down is a 503.
+ */
+export async function changeFeed(
+  log: MovieLog,
+  request: Request,
+  url: URL,
+  settings: FeedSettings,
+): Promise<Reply> {
+  // The header first: a reconnecting EventSource keeps the URL of its first connection.
+  const after =
+    request.headers.get('last-event-id') || url.searchParams.get('lastEventId') || undefined
+  const ended = new AbortController()
+  const end = () => ended.abort()
+  const changes = log.watch({ after, signal: ended.signal })[Symbol.asyncIterator]()
+  const start = await watchStartOf(changes)
+
+  const encoder = new TextEncoder()
+  let timer: ReturnType<typeof setInterval> | undefined
+  const stop = () => {
+    clearInterval(timer)
+    settings.signal?.removeEventListener('abort', end)
+    request.signal?.removeEventListener('abort', end)
+    end()
+    void changes.return?.()
+  }
+  let open = true
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const finish = (error?: unknown) => {
+          if (!open) return
+          open = false
+          stop()
+          if (error === undefined) controller.close()
+          else controller.error(error)
+        }
+        // Past the bound, the reader is too far behind to be worth holding: it is cut off, and
+        // reconnects from its last id (or is told to reset, if that is gone by then).
+        const send = (text: string) => {
+          if (!open) return
+          controller.enqueue(encoder.encode(text))
+          if ((controller.desiredSize ?? 0) < 0) {
+            finish(new Error('the reader fell too far behind the change feed'))
+          }
+        }
+        send(`retry: ${RETRY_MS}\n${start === undefined ? '' : `id: ${start}\n`}\n`)
+        timer = setInterval(() => send(': keep-alive\n\n'), settings.keepAliveMs)
+        ;(timer as { unref?: () => void }).unref?.()
+        settings.signal?.addEventListener('abort', end)
+        request.signal?.addEventListener('abort', end)
+        if (settings.signal?.aborted) end()
+        void (async () => {
+          try {
+            for (;;) {
+              const next = await changes.next()
+              if (next.done || !open) break
+              send(eventOf(next.value))
+            }
+            finish()
+          } catch (error) {
+            if (open) settings.onError(error, request)
+            finish(error)
+          }
+        })()
+      },
+      cancel: () => {
+        open = false
+        stop()
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: settings.maxBufferedBytes }),
+  )
+  return {
+    status: 200,
+    headers: {
+      'content-type': EVENT_STREAM_TYPE,
+      'cache-control': 'no-store',
+      vary: 'accept',
+      // nginx would otherwise hold the events back in its buffer.
+      'x-accel-buffering': 'no',
+    },
+    body,
+  }
+}
+
+/** One change as an event: its type, its id, and the movie (or its id) as data. */
+function eventOf(change: LogChange): string {
+  const data =
+    change.type === 'added' || change.type === 'updated'
+      ? movieJson(change.movie)
+      : change.type === 'deleted'
+        ? JSON.stringify({ id: change.movie.id })
+        : '{}'
+  return `event: ${change.type}\nid: ${change.id}\ndata: ${data}\n\n`
+}

@@ -1,0 +1,114 @@
+import type { Server } from 'node:http'
+import type { Socket } from 'node:net'
+import {
+  createMovieLog,
+  registerStoreOpener,
+  type StoreDriver,
+  StoreUnavailableError,
+} from 'movie-log'
+import { createMovieLogClient, MovieLogHttpError } from 'movie-log/client'
+import { afterEach, describe, expect, it } from 'vitest'
+import { driverForKeyv, toKeyv } from '../src/drivers'
+import { changeHistory } from '../src/drivers/change-history'
+import { FlakyMap } from './_flaky-map'
+import { aMovie } from './_movies'
+import { closeServer, startExampleServer } from './_through-client'
+import { latestChangeOf, openWatch } from './_watch-helpers'
+
+const servers: Server[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(closeServer))
+})
+
+describe('log.watch on memory', () => {
+  it('reports no change for a write the store failed', async () => {
+    const map = new FlakyMap()
+    map.failing = false
+    const log = createMovieLog(map)
+    const changes = openWatch(log, { after: await latestChangeOf(log) })
+    map.failing = true
+    await expect(log.addMovie(aMovie({ title: 'Failed' }))).rejects.toThrow(StoreUnavailableError)
+    map.failing = false
+    const kept = await log.addMovie(aMovie({ title: 'Kept' }))
+    expect(await changes.next()).toMatchObject({ type: 'added', movie: kept })
+    await changes.close()
+  })
+
+  it('raises StoreUnavailableError when the store fails its history', async () => {
+    registerStoreOpener({
+      schemes: ['broken-history'],
+      remote: true,
+      open: async () => {
+        const driver = driverForKeyv(toKeyv(new Map(), 'broken'))
+        return {
+          ...driver,
+          log: (owner) => ({
+            ...driver.log(owner),
+            latestChange: async () => {
+              throw new Error('connection reset')
+            },
+          }),
+        } satisfies StoreDriver
+      },
+    })
+    const log = createMovieLog('broken-history://')
+    const iterator = log.watch()[Symbol.asyncIterator]()
+    await expect(iterator.next()).rejects.toThrow(StoreUnavailableError)
+    await log.close()
+  })
+})
+
+describe('the in-process change history (memory, scan)', () => {
+  it('shows no change, nor any after it, until its write settles; a failed one never', () => {
+    const history = changeHistory({}, 'test')
+    const start = history.begin('log', { type: 'deleted', movie: { id: 'start' } })
+    start(true)
+    const at = history.latest('log') as string
+    const failing = history.begin('log', { type: 'deleted', movie: { id: 'failing' } })
+    const kept = history.begin('log', { type: 'deleted', movie: { id: 'kept' } })
+    kept(true)
+    // Readers stop at the write still in flight: they never see a change that may not be.
+    expect(history.read('log', at, 10)).toEqual({ changes: [], reset: false })
+    expect(history.latest('log')).toBe(at)
+    failing(false)
+    const read = history.read('log', at, 10)
+    expect(read.changes.map((change) => change.movie.id)).toEqual(['kept'])
+    expect(history.read('other log', at, 10)).toEqual({ changes: [], reset: true })
+  })
+})
+
+describe('client.watch', () => {
+  it('resumes after a dropped connection with exactly the changes it missed', async () => {
+    const { url, server } = await startExampleServer(new Map())
+    servers.push(server)
+    const sockets = new Set<Socket>()
+    server.on('connection', (socket) => sockets.add(socket))
+    const client = createMovieLogClient(url)
+    const start = await latestChangeOf(client)
+    const changes = openWatch(client, { after: start })
+    const first = await client.addMovie(aMovie({ title: 'Before' }))
+    expect(await changes.next()).toMatchObject({ type: 'added', movie: first })
+    for (const socket of sockets) socket.destroy()
+    const missed = []
+    for (const n of [1, 2, 3]) missed.push(await client.addMovie(aMovie({ title: `Missed ${n}` })))
+    const read = await changes.take(3)
+    expect(read.map((change) => 'movie' in change && change.movie)).toEqual(missed)
+    await changes.close()
+  })
+
+  it('throws what the server refused with (a 404 here) as a MovieLogHttpError', async () => {
+    const { url, server } = await startExampleServer(new Map())
+    servers.push(server)
+    const refusing = createMovieLogClient(url.replace('/movies', '/nowhere'))
+    await expect(refusing.watch()[Symbol.asyncIterator]().next()).rejects.toThrow(MovieLogHttpError)
+  })
+
+  it('ends a pending read when it is returned', async () => {
+    const { url, server } = await startExampleServer(new Map())
+    servers.push(server)
+    const iterator = createMovieLogClient(url).watch()[Symbol.asyncIterator]()
+    const pending = iterator.next()
+    await iterator.return?.()
+    expect(await pending).toEqual({ done: true, value: undefined })
+  })
+})
