@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 // The Lua scripts of the Redis driver: each runs as one atomic step in Redis, so a movie and
 // its two index entries change together, and a compare-and-set has one winner. A write that
 // changed the log appends its change to the log's history stream (trimmed to about
@@ -133,3 +134,14 @@ for i, name in ipairs(names) do keys[i] = ARGV[1] .. name end
 redis.call('DEL', unpack(keys))
 redis.call('ZREM', KEYS[1], unpack(names))
 return #names`
+
+const shas = new Map<string, string>()
+/** A script's SHA-1, for EVALSHA (computed once per script). */
+export function shaOf(script: string): string {
+  let sha = shas.get(script)
+  if (sha === undefined) {
+    sha = createHash('sha1').update(script).digest('hex')
+    shas.set(script, sha)
+  }
+  return sha
+}

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
 import type { Movie } from '../core/movie'
@@ -16,8 +15,9 @@ import {
 import { isRedisStoreFailure } from './redis-failure'
 import { checkNamespace, redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
 import { type RedisShared, redisLog } from './redis-log'
-import { DROP_BATCH } from './redis-scripts'
-import { createWatchers, type WakeHub, type WakeSource } from './watchers'
+import { DROP_BATCH, shaOf } from './redis-scripts'
+import { subscribeToChanges } from './redis-subscribe'
+import { createWatchers } from './watchers'
 
 /** What a Redis driver is opened with. */
 export interface RedisDriverOptions {
@@ -216,7 +216,7 @@ function createRedisDriver(
   const written = <T>(key: string, work: (client: RedisClient) => Promise<T>) =>
     call(work, () => key)
   const watchers = createWatchers((hub) =>
-    subscribe(connection, redisChangedChannel(namespace), hub),
+    subscribeToChanges(connection, redisChangedChannel(namespace), hub),
   )
   const shared: RedisShared = {
     namespace,
@@ -289,66 +289,4 @@ function createRedisDriver(
       checking = undefined
     },
   }
-}
-
-/**
- * The wake source of a Redis store: a connection of its own (node-redis `duplicate()`, the
- * client's settings) SUBSCRIBEd to the namespace's changed channel, whose messages are owners.
- * node-redis subscribes again when it reconnects, before it says it is ready; each time it is
- * ready everyone is woken (pub/sub is at most once: what was sent meanwhile is in the history).
- */
-function subscribe(connection: RedisConnection, channel: string, hub: WakeHub): WakeSource {
-  let subscriber: RedisClient | undefined
-  let subscribed = false
-  let listening = false
-  let closed = false
-  const listen = () => {
-    if (closed || !subscriber || listening) return
-    listening = true
-    subscriber
-      .subscribe(channel, (owner) => hub.wake(owner))
-      .then(() => {
-        subscribed = true
-        hub.wakeAll()
-      })
-      // Lost before it subscribed: the next ready subscribes.
-      .catch(() => {
-        listening = false
-      })
-  }
-  // A connection of its own, like the driver's (one Redis, or the cluster, whose pub/sub is
-  // heard on every node), opened once the driver's connection is there.
-  connection
-    .client()
-    .then((client) => {
-      if (closed) return
-      subscriber = client.duplicate()
-      // Unheard, an error event (Redis away) would end the process; it reconnects by itself.
-      subscriber.on('error', () => {})
-      // Back after a drop: node-redis subscribes again by itself; the watchers read what they
-      // missed meanwhile.
-      subscriber.on('ready', () => (subscribed ? hub.wakeAll() : listen()))
-      return subscriber.connect().then(listen)
-    })
-    .catch(() => {})
-  return {
-    close: async () => {
-      if (closed) return
-      closed = true
-      // Never waits on a Redis that may be gone (nor throws for a client already gone).
-      try {
-        subscriber?.destroy()
-      } catch {}
-    },
-  }
-}
-
-const shas = new Map<string, string>()
-function shaOf(script: string): string {
-  let sha = shas.get(script)
-  if (sha === undefined) {
-    sha = createHash('sha1').update(script).digest('hex')
-    shas.set(script, sha)
-  }
-  return sha
 }
