@@ -135,8 +135,36 @@ export function describeChangeSuite(
         const ids = read.changes.map((change) => change.id)
         expect(new Set([start, ...ids]).size).toBe(5)
       }
-      // Without a point to start from, none: a watch starts at the latest.
-      expect(await seen.changesAfter(undefined, 100)).toEqual({ changes: [], reset: false })
+      // Without a point to start from, from the oldest change kept: the log's first included.
+      const all = await seen.changesAfter(start, 100)
+      const first = (await log.changesAfter(undefined, 100)).changes[0]
+      expect(first).toMatchObject({ id: start, type: 'added', movie: { title: 'First' } })
+      expect(await seen.changesAfter(undefined, 100)).toEqual({
+        changes: [first, ...all.changes],
+        reset: false,
+      })
+      expect(await seen.changesAfter(undefined, 2)).toEqual({
+        changes: [first, all.changes[0]],
+        reset: false,
+      })
+      expect(await seen.changesAfter(undefined, 0)).toEqual({ changes: [], reset: false })
+    })
+
+    it('reads none from the start of a log with no change, and every change once it has some', async () => {
+      const { driver, other } = await openPair()
+      const [log, seen] = [driver.log('alice'), other.log('alice')]
+      expect(await log.changesAfter(undefined, 10)).toEqual({ changes: [], reset: false })
+      const added = movie('Added')
+      expect(await seen.put(added)).toBe(true)
+      const read = await log.changesAfter(undefined, Number.POSITIVE_INFINITY)
+      expect(read).toEqual({
+        changes: [{ id: await log.latestChange(), type: 'added', movie: added }],
+        reset: false,
+      })
+      expect(await other.log('bob').changesAfter(undefined, 10)).toEqual({
+        changes: [],
+        reset: false,
+      })
     })
 
     it('keeps every one of concurrent writes from two connections, each once, in the order read', async () => {
@@ -226,6 +254,13 @@ export function describeChangeSuite(
       expect(kept.reset).toBe(false)
       expect(kept.changes).toHaveLength(options.bound - 1)
       expect(kept.changes.at(-1)?.movie).toEqual(added)
+      // From the start: the oldest change kept, never a reset (a watch begun on an empty log).
+      const fromStart = await log.changesAfter(undefined, Number.POSITIVE_INFINITY)
+      expect(fromStart.reset).toBe(false)
+      expect(fromStart.changes.length).toBeGreaterThanOrEqual(options.bound)
+      expect(fromStart.changes.length).toBeLessThanOrEqual(options.keptAtMost)
+      expect(fromStart.changes.slice(-kept.changes.length)).toEqual(kept.changes)
+      expect(fromStart.changes[0]?.id).toBe(ids[ids.length - fromStart.changes.length])
     })
 
     it("keeps each owner's history apart, and drop deletes an owner's", async () => {
@@ -251,11 +286,15 @@ export function describeChangeSuite(
       for (const reader of [alice, other.log('alice')]) {
         expect(await reader.latestChange()).toBeUndefined()
         expect(await reader.changesAfter(aliceStart, 10)).toEqual({ changes: [], reset: true })
+        expect(await reader.changesAfter(undefined, 10)).toEqual({ changes: [], reset: false })
       }
       expect((await bob.changesAfter(bobStart, 10)).changes.map((c) => c.movie)).toEqual([forBob])
       // A log started again after its drop gives no id the old one gave.
       const restarted = await started(alice)
       expect(restarted).not.toBe(aliceStart)
+      // Read from the start, only the changes since the drop.
+      const since = await other.log('alice').changesAfter(undefined, 10)
+      expect(since.changes.map((change) => change.id)).toEqual([restarted])
       expect(await alice.changesAfter(aliceStart, 10)).toEqual({ changes: [], reset: true })
     })
 

@@ -94,8 +94,7 @@ describe('GET /movies as Server-Sent Events', () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toMatch(/^retry: \d+\n/)
     await reader.cancel()
 
-    // A log that kept no change yet starts a feed with a reset at its first change (its first
-    // change cannot be named as a point to resume from): this one has one.
+    // A change before the feed opened is not streamed: it starts after the latest.
     await log.addMovie(aMovie({ title: 'Earlier' }))
     const feed = open(url)
     await feed.opened
@@ -115,6 +114,19 @@ describe('GET /movies as Server-Sent Events', () => {
       expect(listed.headers.get('content-type')).toBe('application/json')
       expect(((await listed.json()) as Movie[]).map((each) => each.title)).toEqual(['Earlier'])
     }
+  })
+
+  it('streams a new diary from its first change, added, with no reset (issue 29)', async () => {
+    const log = createMovieLog()
+    const { url } = await serve(log)
+    const feed = open(url)
+    // Open once the watch has begun (the feed reads its start before answering).
+    await feed.opened
+    const first = await log.addMovie(aMovie({ title: 'First' }))
+    await log.addMovie(aMovie({ title: 'Second' }))
+    await feed.events(2)
+    expect(titles(feed.received)).toEqual(['added First', 'added Second'])
+    expect(feed.received[0]?.data).toEqual(first)
   })
 
   it('resumes after a dropped connection with exactly the changes it missed', async () => {

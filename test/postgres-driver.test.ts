@@ -100,6 +100,8 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
       await client.query('SET enable_seqscan = off')
       for (const [statement, parameters] of [
         [CHANGES_RANGE, ['movie-log-driver-test', 'alice', start, 10]],
+        // From the oldest kept (`changesAfter(undefined, …)`): the same range from seq 0.
+        [CHANGES_RANGE, ['movie-log-driver-test', 'alice', 0, 10]],
         [CHANGES_LATEST, ['movie-log-driver-test', 'alice']],
       ] as const) {
         const [{ 'QUERY PLAN': plan }] = (

@@ -23,9 +23,10 @@ describeWatchSuite(...throughTheClient(memory))
 
 const folder = mkdtempSync(join(tmpdir(), 'movie-log-client-sqlite-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
+const sqlite = `sqlite://${join(folder, 'movies.sqlite')}`
 describeStoreSuite(
   ...throughTheClient(
-    urlBackend('SQLite (temp file)', `sqlite://${join(folder, 'movies.sqlite')}`, () => {
+    urlBackend('SQLite (temp file)', sqlite, () => {
       const store = new KeyvSqlite(`sqlite://${join(folder, 'no-such-folder', 'movies.sqlite')}`)
       // Its open fails at once, and the server's first query comes a turn later: without a
       // query waiting on it, the failed open would be an unhandled rejection.
@@ -34,16 +35,25 @@ describeStoreSuite(
     }),
   ),
 )
+// The feed on each store that keeps its history (the bound is tested on memory here, and on
+// each store directly).
+const unused = () => new Map()
+describeWatchSuite(...throughTheClient(urlBackend('SQLite (temp file)', sqlite, unused)), {
+  bound: false,
+})
 
 const redis = process.env.REDIS_URL
 if (redis) {
-  describeStoreSuite(
-    ...throughTheClient(urlBackend('Redis', redis, `redis://127.0.0.1:${await freePort()}`)),
-  )
+  const down = `redis://127.0.0.1:${await freePort()}`
+  describeStoreSuite(...throughTheClient(urlBackend('Redis', redis, down)))
+  describeWatchSuite(...throughTheClient(urlBackend('Redis', redis, down)), { bound: false })
 } else describeStoreSuite('REDIS_URL')
 
 const postgres = process.env.POSTGRES_URL
 if (postgres) {
   const down = `postgres://postgres@127.0.0.1:${await freePort()}/test`
   describeStoreSuite(...throughTheClient(urlBackend('PostgreSQL', postgres, down)))
+  describeWatchSuite(...throughTheClient(urlBackend('PostgreSQL', postgres, down)), {
+    bound: false,
+  })
 } else describeStoreSuite('POSTGRES_URL')

@@ -3,6 +3,7 @@ import { describeDriverSuite } from './_driver-suite'
 import { describeOwnerSuite } from './_driver-suite-owners'
 import { freePort } from './_ports'
 import { describeStoreSuite } from './_store-suite'
+import { describeWatchSuite } from './_store-suite-watch'
 import { storeUrlBackend } from './_url-backend'
 
 const url = process.env.POSTGRES_URL
@@ -25,6 +26,8 @@ if (url) {
     },
   })
   describeStoreSuite({ ...backend, openDriver }, suite)
+  // The history in the database (issue 29): `createMovieLog(url)` and `createMovieLogs(url)`.
+  describeWatchSuite(backend)
   describeDriverSuite('PostgreSQL, an owner named', openDriver, 'alice:{x}')
   describeOwnerSuite('PostgreSQL', openDriver)
 } else describeStoreSuite('POSTGRES_URL')

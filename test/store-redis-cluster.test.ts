@@ -20,6 +20,7 @@ import { freePort } from './_ports'
 import { startRedisCluster, type TestCluster } from './_redis-cluster'
 import { describeWith } from './_services'
 import { describeStoreSuite, type StoreBackend } from './_store-suite'
+import { describeWatchSuite } from './_store-suite-watch'
 import { tempFolders } from './_temp'
 
 // The store and driver conformance suites on a Redis Cluster of our own (3 masters, 3
@@ -69,6 +70,7 @@ describeWith('redis-cluster', 'Redis Cluster', () => {
     openDriver,
   }
   describeStoreSuite(byUrl)
+  describeWatchSuite(byUrl)
 
   describeStoreSuite(
     keyvBackend(

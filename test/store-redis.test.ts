@@ -6,6 +6,7 @@ import { describeDriverSuite } from './_driver-suite'
 import { describeOwnerSuite } from './_driver-suite-owners'
 import { freePort } from './_ports'
 import { describeStoreSuite, type StoreBackend } from './_store-suite'
+import { describeWatchSuite } from './_store-suite-watch'
 
 const url = process.env.REDIS_URL as string
 const openDriver = (namespace: string) =>
@@ -53,6 +54,8 @@ function byUrl(): [
 if (url) {
   const [backend, connect] = byUrl()
   describeStoreSuite(backend, { connect })
+  // The history in Redis (issue 29): `createMovieLog(url)` and `createMovieLogs(url)`.
+  describeWatchSuite(backend)
   // Logs on a KeyvRedis of the caller's: the Redis driver on its documented `client`.
   const keyvRedis = () => {
     const client = createClient({ url, disableOfflineQueue: true })

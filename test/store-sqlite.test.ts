@@ -37,5 +37,7 @@ const { backend, suite } = storeUrlBackend({
   unreachableUrl: `sqlite://${folder}`,
 })
 describeStoreSuite({ ...backend, openDriver }, suite)
+// The history in the file (issue 29): `createMovieLog(url)` and `createMovieLogs(url)`.
+describeWatchSuite(backend)
 describeDriverSuite('SQLite, an owner named', openDriver, 'alice:{x}')
 describeOwnerSuite('SQLite', openDriver)

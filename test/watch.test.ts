@@ -75,6 +75,24 @@ describe('the in-process change history (memory, scan)', () => {
     expect(read.changes.map((change) => change.movie.id)).toEqual(['kept'])
     expect(history.read('other log', at, 10)).toEqual({ changes: [], reset: true })
   })
+
+  it('reads from the oldest change without a point, up to a write in flight (issue 29)', () => {
+    const history = changeHistory({}, 'test')
+    expect(history.read('log', undefined, 10)).toEqual({ changes: [], reset: false })
+    const first = history.begin('log', { type: 'deleted', movie: { id: 'first' } })
+    expect(history.read('log', undefined, 10)).toEqual({ changes: [], reset: false })
+    first(true)
+    const pending = history.begin('log', { type: 'deleted', movie: { id: 'pending' } })
+    const ids = () => history.read('log', undefined, 10).changes.map((change) => change.movie.id)
+    expect(ids()).toEqual(['first'])
+    pending(true)
+    expect(ids()).toEqual(['first', 'pending'])
+    expect(history.read('log', undefined, 1).changes.map((change) => change.movie.id)).toEqual([
+      'first',
+    ])
+    history.drop('log')
+    expect(history.read('log', undefined, 10)).toEqual({ changes: [], reset: false })
+  })
 })
 
 describe('client.watch', () => {

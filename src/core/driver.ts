@@ -64,9 +64,10 @@ export interface LogDriver {
   /** Overwrites the record under `key`. */
   write(key: string, value: string, ttlMs: number): Promise<void>
   /**
-   * The changes after `after`, oldest first, at most `limit`; without `after`, none (a watch
-   * starts at `latestChange()`). Every put/replace/remove that returned true appended exactly
-   * one change, atomically with the write; a write that returned false appended none.
+   * The changes after `after`, oldest first, at most `limit`; without `after`, from the oldest
+   * change kept (never `reset`: what a watch begun on a log with no change reads). Every
+   * put/replace/remove that returned true appended exactly one change, atomically with the
+   * write; a write that returned false appended none.
    */
   changesAfter(after: string | undefined, limit: number): Promise<ChangeRead>
   /** The id of the latest change kept, or `undefined` when the log has none. */

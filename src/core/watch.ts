@@ -130,14 +130,8 @@ function openWatch(
         for (;;) {
           if (closed) return
           woken = false
-          if (position === undefined) {
-            // The log kept no change when the watch began (or after a drop): what came since
-            // cannot be read from a point, so the reader reloads.
-            position = await source.log.latestChange()
-            if (position === undefined || closed) break
-            yield { type: 'reset', id: position }
-            continue
-          }
+          // Without a position (the log kept no change when the watch began, or none after a
+          // drop's reset), from the oldest change kept: every change the log has had since.
           const read = await source.log.changesAfter(position, PAGE_SIZE)
           if (closed) return
           if (read.reset) {

@@ -90,10 +90,10 @@ export function changeHistory(store: object, namespace: string): ChangeHistory {
       }
     },
     read: (log, after, limit) => {
-      if (after === undefined) return { changes: [], reset: false }
       const entries = histories.logs.get(log) ?? []
-      const at = indexOf(entries, after)
-      if (at < 0) return { changes: [], reset: true }
+      // Without `after`, from the oldest kept: as if `after` were the change before it.
+      const at = after === undefined ? -1 : indexOf(entries, after)
+      if (after !== undefined && at < 0) return { changes: [], reset: true }
       const changes: StoredChange[] = []
       for (let next = at + 1; next < entries.length && changes.length < limit; next++) {
         const entry = entries[next] as Entry

@@ -172,12 +172,12 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     write: async (name, value, ttlMs) => {
       await record(name, value, ttlMs, false)
     },
-    // XRANGE from `after` on the history stream, once `after` is found in it.
+    // XRANGE from `after` on the history stream, once `after` is found in it (without it,
+    // from the stream's first entry).
     changesAfter: async (after, limit): Promise<ChangeRead> => {
-      if (after === undefined) return { changes: [], reset: false }
-      if (!STREAM_ID.test(after)) return { changes: [], reset: true }
+      if (after !== undefined && !STREAM_ID.test(after)) return { changes: [], reset: true }
       const count = Number.isFinite(limit) ? String(Math.max(0, limit)) : ''
-      const entries = (await run(CHANGES_AFTER, [keys.history], [after, count])) as
+      const entries = (await run(CHANGES_AFTER, [keys.history], [after ?? '', count])) as
         | [string, string[]][]
         | null
       if (entries === null) return { changes: [], reset: true }

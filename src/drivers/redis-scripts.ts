@@ -35,13 +35,18 @@ redis.call('PUBLISH', ARGV[4], ARGV[5])
 return 1`
 
 /**
- * KEYS: history. ARGV: after (a stream id), how many ('' for all). The entries after `after`,
- * or nil when `after` is not an entry of the stream (trimmed, dropped, never this log's).
+ * KEYS: history. ARGV: after (a stream id, or '' for from the oldest entry), how many ('' for
+ * all). The entries after `after`, or nil when `after` is not an entry of the stream (trimmed,
+ * dropped, never this log's).
  */
-export const CHANGES_AFTER = `if #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1]) == 0 then return false end
+export const CHANGES_AFTER = `local from = '-'
+if ARGV[1] ~= '' then
+  if #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1]) == 0 then return false end
+  from = '(' .. ARGV[1]
+end
 if ARGV[2] == '0' then return {} end
-if ARGV[2] == '' then return redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+') end
-return redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', tonumber(ARGV[2]))`
+if ARGV[2] == '' then return redis.call('XRANGE', KEYS[1], from, '+') end
+return redis.call('XRANGE', KEYS[1], from, '+', 'COUNT', tonumber(ARGV[2]))`
 
 /** KEYS: history. The id of its last entry, or nil. */
 export const LATEST_CHANGE = `local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)

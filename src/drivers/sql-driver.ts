@@ -140,9 +140,13 @@ export function createSqlDriver(
         await run(sql.write, key, value, Date.now() + ttlMs)
       },
       // From `after` itself, along the primary key: the first row must be `after`, or the
-      // history no longer reaches it (trimmed, dropped, or never this log's).
+      // history no longer reaches it (trimmed, dropped, or never this log's). Without it, the
+      // same range from the start of the log's (seqs are positive).
       changesAfter: async (after, limit): Promise<ChangeRead> => {
-        if (after === undefined) return { changes: [], reset: false }
+        if (after === undefined) {
+          const rows = await run(sql.changesFrom, 0, limitOf(limit))
+          return { changes: rows.map(toChange), reset: false }
+        }
         if (!SEQ.test(after)) return { changes: [], reset: true }
         const rows = await run(sql.changesFrom, after, limitOf(limit + 1))
         if (rows[0] === undefined || String(rows[0].seq) !== after)
