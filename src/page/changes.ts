@@ -21,7 +21,17 @@ export interface ListView {
 
 const CHANGED_ELSEWHERE = 'Someone changed this movie elsewhere since you opened it, so nothing was'
 
+/** An edit form open on a movie: what the live feed tells it instead of redrawing the movie. */
+export interface OpenEdit {
+  /** The movie was changed elsewhere: the form keeps what the person typed, a notice says so. */
+  changed(movie: Movie): void
+  /** The movie was deleted elsewhere. */
+  deleted(): void
+}
+
 export function editActions(session: Session, view: ListView) {
+  // The edit forms open, by movie id.
+  const open = new Map<string, OpenEdit>()
   const showError = (form: MovieForm, error: unknown) => {
     if (MovieValidationError.is(error)) form.showErrors(error.issues)
     else if (error instanceof Cancelled) form.say('Not saved: the server needs its token.')
@@ -43,7 +53,32 @@ export function editActions(session: Session, view: ListView) {
 
   function edit(movie: Movie, item: HTMLLIElement): void {
     let current = movie
+    // The version the feed last brought (shown on Cancel), and whether it was deleted elsewhere.
+    let latestSeen = movie
+    let gone = false
     const notice = element('p', { class: 'notice', role: 'alert', hidden: '' })
+    const tell = (text: string) => {
+      notice.hidden = false
+      notice.textContent = text
+    }
+    const watcher: OpenEdit = {
+      changed(now) {
+        latestSeen = now
+        tell(
+          `Someone changed this movie elsewhere while you were editing it. It now reads: ${describe(now)}. Your form keeps what you typed; saving will first show you the version now stored.`,
+        )
+      },
+      deleted() {
+        gone = true
+        tell(
+          'Someone deleted this movie elsewhere while you were editing it: it is no longer in the diary, and saving cannot bring it back. Cancel closes this form.',
+        )
+      },
+    }
+    open.set(movie.id, watcher)
+    const close = () => {
+      if (open.get(movie.id) === watcher) open.delete(movie.id)
+    }
     const form = createMovieForm(
       `edit-${movie.id}`,
       'Save',
@@ -53,6 +88,7 @@ export function editActions(session: Session, view: ListView) {
           const saved = await session.run('change a movie', (log) =>
             log.updateMovie(movie.id, form.edits(), { ifMatch: versionOf(current) }),
           )
+          close()
           const shown = view.render(saved)
           item.replaceWith(shown)
           shown.querySelector('button')?.focus()
@@ -62,9 +98,13 @@ export function editActions(session: Session, view: ListView) {
           notice.hidden = false
           try {
             const now = await latest(movie.id)
-            if (!now) return goneElsewhere(item)
+            if (!now) {
+              close()
+              return goneElsewhere(item)
+            }
             // The next save applies the person's edits over the version now stored.
             current = now
+            latestSeen = now
             form.rebase(now)
             notice.textContent = `${CHANGED_ELSEWHERE} saved. It now reads: ${describe(now)}. The form shows it with your edits: save again to apply them to this version, or cancel.`
           } catch (readError) {
@@ -77,7 +117,15 @@ export function editActions(session: Session, view: ListView) {
     )
     const cancel = element('button', { type: 'button' }, ['Cancel'])
     cancel.addEventListener('click', () => {
-      const shown = view.render(current)
+      close()
+      if (gone) {
+        item.remove()
+        view.removed()
+        view.say(`“${movie.title}” was deleted elsewhere; it is gone from the diary.`)
+        document.getElementById('diary')?.focus()
+        return
+      }
+      const shown = view.render(latestSeen)
       item.replaceWith(shown)
       shown.querySelector('button')?.focus()
     })
@@ -118,6 +166,8 @@ export function editActions(session: Session, view: ListView) {
   return {
     edit,
     remove: (movie: Movie, item: HTMLLIElement) => void remove(movie, item),
+    /** The edit form open on the movie `id`, if one is. */
+    editing: (id: string): OpenEdit | undefined => open.get(id),
     showError,
   }
 }
