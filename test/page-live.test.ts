@@ -106,6 +106,9 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page in two windows', () => {
     await a.click('button:has-text("Save")')
     await saved
     await titlesBecome(b, (titles) => titles[0] === seedTitle(10))
+    // The window that saved it moves it too, the keyboard still on its Edit button.
+    await titlesBecome(a, (titles) => titles[0] === seedTitle(10))
+    expect(await a.evaluate(() => document.activeElement?.textContent)).toMatch(/^Edit “Seed 10”/)
     expect(await itemOn(b, 'Seed 10').locator('.notes').textContent()).toBe('Seen again.')
     expect((await titlesOn(b)).filter((title) => title.startsWith('Seed 10'))).toHaveLength(1)
 

@@ -17,6 +17,8 @@ export interface ListView {
   say(message: string): void
   /** A movie left the list: the empty state may be due. */
   removed(): void
+  /** Puts a movie saved here where the order shows it (its date may have changed). */
+  place(movie: Movie): void
 }
 
 const CHANGED_ELSEWHERE = 'Someone changed this movie elsewhere since you opened it, so nothing was'
@@ -56,6 +58,8 @@ export function editActions(session: Session, view: ListView) {
     // The version the feed last brought (shown on Cancel), and whether it was deleted elsewhere.
     let latestSeen = movie
     let gone = false
+    // While a save is in flight a change is its own echo, or makes it meet a 412 that says so.
+    let saving = false
     const notice = element('p', { class: 'notice', role: 'alert', hidden: '' })
     const tell = (text: string) => {
       notice.hidden = false
@@ -64,14 +68,15 @@ export function editActions(session: Session, view: ListView) {
     const watcher: OpenEdit = {
       changed(now) {
         latestSeen = now
-        tell(
-          `Someone changed this movie elsewhere while you were editing it. It now reads: ${describe(now)}. Your form keeps what you typed; saving will first show you the version now stored.`,
-        )
+        if (!saving)
+          tell(
+            `Someone changed this movie elsewhere while you were editing it; it now reads: ${describe(now)}. Your form keeps what you typed: Save shows you the version now stored first.`,
+          )
       },
       deleted() {
         gone = true
         tell(
-          'Someone deleted this movie elsewhere while you were editing it: it is no longer in the diary, and saving cannot bring it back. Cancel closes this form.',
+          'Someone deleted this movie elsewhere while you were editing it: it is gone from the diary. Cancel closes this form.',
         )
       },
     }
@@ -84,14 +89,20 @@ export function editActions(session: Session, view: ListView) {
       'Save',
       async () => {
         try {
+          saving = true
           // Only what the person changed: a field someone else changed meanwhile stays theirs.
-          const saved = await session.run('change a movie', (log) =>
-            log.updateMovie(movie.id, form.edits(), { ifMatch: versionOf(current) }),
-          )
+          const saved = await session
+            .run('change a movie', (log) =>
+              log.updateMovie(movie.id, form.edits(), { ifMatch: versionOf(current) }),
+            )
+            .finally(() => {
+              saving = false
+            })
           close()
           const shown = view.render(saved)
           item.replaceWith(shown)
           shown.querySelector('button')?.focus()
+          view.place(saved)
           view.say(`Saved “${saved.title}”.`)
         } catch (error) {
           if (!PreconditionFailedError.is(error)) return showError(form, error)

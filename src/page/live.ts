@@ -25,9 +25,9 @@ export interface LiveView {
   reload(): Promise<void>
 }
 
-// Latest screened first, ties by id in the same direction: the order of `-screenedDate`.
-const before = (a: Movie, b: Movie) =>
-  a.screenedDate !== b.screenedDate ? a.screenedDate > b.screenedDate : a.id > b.id
+// Latest screened first, ties by id in the same direction: the order of `-screenedDate` (the
+// server gives every date in full, one length, so the two compare as one string).
+const key = (movie: Movie) => movie.screenedDate + movie.id
 
 export function followChanges(session: Session, view: LiveView) {
   let watching: AbortController | undefined
@@ -43,12 +43,10 @@ export function followChanges(session: Session, view: LiveView) {
   /** Shows `movie` where the order puts it, or nowhere when it is outside what is shown. */
   function place(movie: Movie): void {
     const old = itemOf(movie.id)
-    const was = old && movieOf(old)
-    if (was && versionOf(was) === versionOf(movie)) return // the echo of this page's own save
     const year = view.year()
     const next = [...view.list.children].find((item) => {
       const shown = item !== old && movieOf(item)
-      return shown && before(movie, shown)
+      return shown && key(movie) > key(shown)
     })
     // Past the last item loaded while more pages remain: "More" brings it in its turn.
     const fits = (!year || movie.screenedDate.startsWith(year)) && (next || view.complete())
@@ -56,11 +54,14 @@ export function followChanges(session: Session, view: LiveView) {
       old?.remove()
       return
     }
-    const item = view.render(movie)
-    // The keyboard stays on the same button of the movie redrawn.
+    // The echo of this page's own save keeps its item, moved if the date changed.
+    const was = old && movieOf(old)
+    const item = old && was && versionOf(was) === versionOf(movie) ? old : view.render(movie)
+    if (item === old && old.nextElementSibling === (next ?? null)) return
+    // The keyboard stays on the same button of the movie redrawn or moved.
     const buttons = old ? [...old.querySelectorAll('button')] : []
     const focused = buttons.findIndex((button) => button === document.activeElement)
-    old?.remove()
+    if (item !== old) old?.remove()
     view.list.insertBefore(item, next ?? null)
     if (focused >= 0) item.querySelectorAll('button')[focused]?.focus()
   }
@@ -90,6 +91,7 @@ export function followChanges(session: Session, view: LiveView) {
   }
 
   return {
+    place,
     /**
      * Follows the feed after the last change read (idempotent). Called before each read of the
      * list: a change made while it loads is held, then applied, so none falls between the two.

@@ -40,6 +40,7 @@ const actions = editActions(session, {
   render: (movie, notice) => movieItem(movie, actions, notice),
   say,
   removed: () => showEmpty(),
+  place: (movie) => live.place(movie),
 })
 
 /** Says whether the server is out of reach; `seenAt`, when the diary shown was last read. */
@@ -59,8 +60,7 @@ function setOffline(now: boolean, seenAt?: number): void {
 
 /** Shows the first page (`append` false) or the next one, latest screened first. */
 function load(append: boolean): Promise<void> {
-  if (!navigator.onLine) live.stop()
-  else live.start()
+  live.start() // offline, it fails and waits; the page's offline state then stops it
   return live.during(() => read(append))
 }
 
