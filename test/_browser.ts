@@ -6,11 +6,24 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { delimiter, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { buildPage } from '../src/page/build'
 import { type ServerProcess, startServerProcess, stop } from './_processes'
+import { tempFolders } from './_temp'
 
 const require = createRequire(import.meta.url)
+
+/**
+ * Where a test file's screenshots go: with SCREENSHOTS=1, src/page/screenshots/ (the ones the
+ * README shows, committed); otherwise a temp folder removed after the file's tests, so that a
+ * test run leaves the git tree as it was. Call it at the top of the file.
+ */
+export function screenshots(): (name: string) => string {
+  const folder = process.env.SCREENSHOTS === '1' ? SHOTS : tempFolders()('movie-log-shots-')
+  return (name) => join(folder, name)
+}
+const SHOTS = fileURLToPath(new URL('../src/page/screenshots/', import.meta.url))
 
 /** Where Chromium is: CHROMIUM_PATH, Debian's package, or `chromium` on PATH. */
 export const CHROMIUM = [

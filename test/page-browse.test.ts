@@ -1,10 +1,10 @@
-import { fileURLToPath } from 'node:url'
 import { createMovieLogClient } from 'movie-log/client'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
   launchChromium,
   NO_BROWSER,
+  screenshots,
   seriousViolations,
   startSite,
   titlesOn,
@@ -16,7 +16,7 @@ import { tempFolders } from './_temp'
 
 // Browsing the diary in a real Chromium: pages of 20 latest screened first, "More", the year
 // filter, the keyboard, both widths; the README's screenshots are taken here.
-const SHOTS = fileURLToPath(new URL('../src/page/screenshots/', import.meta.url))
+const shot = screenshots()
 const folder = tempFolders()
 
 // 25 movies screened over 2023 and 2024, added in an order that is not the screening order.
@@ -64,7 +64,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'browsing the diary page', () => {
   it('shows 20 movies latest screened first, then the rest on "More"', async () => {
     const page = await open(1280)
     expect(await titlesOn(page)).toEqual(latestFirst.slice(0, 20))
-    await page.screenshot({ path: `${SHOTS}diary-1280.png`, fullPage: false })
+    await page.screenshot({ path: shot('diary-1280.png'), fullPage: false })
     expect(await seriousViolations(page)).toEqual([])
     await page.click('#more')
     await expect.poll(() => titlesOn(page)).toEqual(latestFirst)
@@ -101,12 +101,12 @@ describeUnless(NO_BROWSER, 'Chromium', 'browsing the diary page', () => {
     await page.keyboard.press('Enter')
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('year')
-    await page.screenshot({ path: `${SHOTS}diary-375.png` })
+    await page.screenshot({ path: shot('diary-375.png') })
     // Edit opens with the keyboard and puts it in the form; Cancel gives the movie back.
     await page.locator('li.movie').first().locator('button:has-text("Edit")').focus()
     await page.keyboard.press('Enter')
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('title')
-    await page.screenshot({ path: `${SHOTS}diary-375-edit.png`, fullPage: false })
+    await page.screenshot({ path: shot('diary-375-edit.png'), fullPage: false })
     expect(await seriousViolations(page)).toEqual([])
     await page.locator('li.movie').first().locator('button:has-text("Cancel")').press('Enter')
     expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Edit “/)

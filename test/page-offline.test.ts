@@ -1,10 +1,9 @@
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { createMovieLogClient } from 'movie-log/client'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { buildPage } from '../src/page/build'
-import { launchChromium, NO_BROWSER, seriousViolations, titlesOn } from './_browser'
+import { launchChromium, NO_BROWSER, screenshots, seriousViolations, titlesOn } from './_browser'
 import { aMovie } from './_movies'
 import { type ServerProcess, startServerProcess, stop } from './_processes'
 import { describeUnless } from './_services'
@@ -14,7 +13,7 @@ import { tempFolders } from './_temp'
 // back on a reload, the page shows the diary last seen and keeps adds in IndexedDB, each with
 // the Idempotency-Key chosen when it was made, and sends them once when the server is back.
 // The server runs on SQLite, so that it can be stopped and started again on the same port.
-const SHOTS = fileURLToPath(new URL('../src/page/screenshots/', import.meta.url))
+const shot = screenshots()
 const folder = tempFolders()
 
 describeUnless(NO_BROWSER, 'Chromium', 'the diary page offline', () => {
@@ -97,9 +96,9 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page offline', () => {
     expect(await page.locator('#status').textContent()).toContain(
       'will be added when the server is back',
     )
-    await page.screenshot({ path: `${SHOTS}diary-375-offline.png`, fullPage: true })
+    await page.screenshot({ path: shot('diary-375-offline.png'), fullPage: true })
     await page.setViewportSize({ width: 1280, height: 800 })
-    await page.screenshot({ path: `${SHOTS}diary-1280-offline.png` })
+    await page.screenshot({ path: shot('diary-1280-offline.png') })
     expect(await seriousViolations(page)).toEqual([])
     await page.setViewportSize({ width: 375, height: 800 })
     expect(await seriousViolations(page)).toEqual([])

@@ -32,7 +32,18 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
       headers: { authorization: `Bearer ${TOKEN}` },
     })
     browser = await launchChromium()
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    // This window gets no change feed: it is the device that learns of a change made elsewhere
+    // only when the server answers 412 (its feed late or cut), which these tests are about.
+    // Following the feed is test/page-live.test.ts.
+    await context.route(
+      (url) => url.pathname === '/movies',
+      (route) =>
+        /text\/event-stream/.test(route.request().headers().accept ?? '')
+          ? route.abort('internetdisconnected')
+          : route.fallback(),
+    )
+    page = await context.newPage()
     // Only stops a hung step: no step is bound by the machine's speed.
     page.setDefaultTimeout(20_000)
     page.on('dialog', (dialog) => dialog.accept())

@@ -6,6 +6,7 @@ import { StoreUnavailableError } from '../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
 import { explain } from './explain'
+import { followChanges } from './live'
 import { ADD_LABEL, createMovieForm } from './movie-form'
 import { movieItem } from './movie-item'
 import { openOutbox } from './outbox'
@@ -39,6 +40,7 @@ const actions = editActions(session, {
   render: (movie, notice) => movieItem(movie, actions, notice),
   say,
   removed: () => showEmpty(),
+  place: (movie) => live.place(movie),
 })
 
 /** Says whether the server is out of reach; `seenAt`, when the diary shown was last read. */
@@ -49,6 +51,7 @@ function setOffline(now: boolean, seenAt?: number): void {
     adds.reached()
     return
   }
+  live.stop()
   const when = seenAt
     ? `This is your diary as last seen here on ${new Date(seenAt).toLocaleString()}.`
     : 'This device has not seen your diary yet.'
@@ -56,7 +59,12 @@ function setOffline(now: boolean, seenAt?: number): void {
 }
 
 /** Shows the first page (`append` false) or the next one, latest screened first. */
-async function load(append: boolean): Promise<void> {
+function load(append: boolean): Promise<void> {
+  live.start() // offline, it fails and waits; the page's offline state then stops it
+  return live.during(() => read(append))
+}
+
+async function read(append: boolean): Promise<void> {
   say('Loading…')
   const range = year ? { from: year, to: year } : {}
   try {
@@ -132,6 +140,18 @@ const adds = createAdds(session, outbox, {
   reload: () => load(false),
 })
 
+// Changes made elsewhere, shown as they come; the feed is left while the page is offline.
+const live = followChanges(session, {
+  list,
+  render: (movie) => movieItem(movie, actions),
+  year: () => year,
+  complete: () => cursor === null && !offline,
+  editing: actions.editing,
+  changed: showEmpty,
+  say,
+  reload: () => load(false),
+})
+
 byId<HTMLFormElement>('filter').addEventListener('submit', (event) => {
   event.preventDefault()
   const wanted = yearInput.value.trim()
@@ -150,7 +170,11 @@ byId('all-years').addEventListener('click', () => {
   void load(false)
 })
 more.addEventListener('click', () => void load(true))
-addEventListener('online', () => void adds.retry())
+addEventListener('online', () => {
+  live.start()
+  void adds.retry()
+})
+addEventListener('offline', () => live.stop())
 
 void adds.showWaiting()
 // Adds left waiting by an earlier visit go once the diary shows the server is there.

@@ -7,9 +7,17 @@ export interface ItemActions {
   remove(movie: Movie, item: HTMLLIElement): void
 }
 
+// The movie each item shows (the same item while its edit form is open): what the live feed
+// compares a change with, to place it and to skip the echo of the page's own save.
+const shown = new WeakMap<Element, Movie>()
+
+/** The movie an item of the list shows. */
+export const movieOf = (item: Element): Movie | undefined => shown.get(item)
+
 /** The list item of `movie`; `notice` (a 412's explanation, say) is shown above it. */
 export function movieItem(movie: Movie, actions: ItemActions, notice = ''): HTMLLIElement {
   const item = element('li', { class: 'movie', 'data-id': movie.id })
+  shown.set(item, movie)
   const headingId = `movie-${movie.id}`
   const screened = element('time', { datetime: movie.screenedDate }, [
     formatDate(movie.screenedDate),
