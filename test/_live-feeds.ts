@@ -18,7 +18,7 @@ export interface Feed {
   source: EventSource
   received: Received[]
   opened: Promise<unknown>
-  /** Resolves once `count` events have arrived, waiting at most `timeoutMs` for them. */
+  /** Resolves once `count` events have arrived, waiting at most `timeoutMs` (10 s) for them. */
   events(count: number, timeoutMs?: number): Promise<void>
 }
 
@@ -41,7 +41,7 @@ export function openFeed(url: string, headers: Record<string, string> = {}): Fee
     })
   }
   const opened = once(source as unknown as EventTarget, 'open')
-  const events = async (count: number, timeoutMs = 2000) => {
+  const events = async (count: number, timeoutMs = 10_000) => {
     await expect
       .poll(() => received.length >= count, { timeout: timeoutMs, interval: 20 })
       .toBe(true)

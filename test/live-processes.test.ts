@@ -41,8 +41,9 @@ function describeLive(name: string, need: Need | undefined, store: () => Promise
       const added = await send(a.url, 'POST', aMovie({ title: 'Added' }), alice)
       expect(added.status).toBe(201)
       const movie = (await added.json()) as Movie
-      // SQLite wakes other processes by a poll every 250 ms: the event is there well within 2 s.
-      await feed.events(1)
+      // SQLite wakes other processes by a poll every 250 ms: the event is there well within 2 s
+      // (the issue asks for 1 s), and on Redis and PostgreSQL sooner.
+      await feed.events(1, 2000)
       const patched = await send(`${a.url}/${movie.id}`, 'PATCH', { title: 'Edited' }, alice)
       expect(patched.status).toBe(200)
       const edited = (await patched.json()) as Movie
@@ -75,7 +76,7 @@ function describeLive(name: string, need: Need | undefined, store: () => Promise
         'added After',
       ])
       expect(new Set(feed.received.map(({ id }) => id)).size).toBe(7)
-    })
+    }, 120_000)
 
     it('gives each owner of a household only their own events, whichever process wrote them', async () => {
       const { bearer, a, b } = await twoServers(await store(), ['alice', 'bob'])
@@ -103,7 +104,7 @@ function describeLive(name: string, need: Need | undefined, store: () => Promise
       await feeds.alice.events(2)
       expect(titles(feeds.alice.received)).toEqual(['added Alice 1', 'added Alice 2'])
       expect(titles(feeds.bob.received)).toEqual(['added Bob 1', 'added Bob 2', 'added Bob 3'])
-    })
+    }, 60_000)
   }
   const title = `live changes across two server processes on ${name}`
   if (need) describeWith(need, title, body)
