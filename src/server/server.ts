@@ -2,6 +2,7 @@
  * The server `movie-log serve` runs (and `npm start`): h3 v2 + listhen, the log at /movies,
  * the diary page at /, the API reference at /docs. Its settings: ./config.ts.
  */
+import { setMaxListeners } from 'node:events'
 import type { ServerResponse } from 'node:http'
 import { H3 } from 'h3'
 import { toNodeHandler } from 'h3/node'
@@ -74,6 +75,8 @@ export async function startServer(
   }
   // Open change feeds never end by themselves: closing ends them, so the server can stop.
   const feeds = new AbortController()
+  // Every open feed listens on it: 1,000 feeds are not a leak (Node warns past 10).
+  setMaxListeners(0, feeds.signal)
   // Its requests come straight from node:http: the log may read their bodies from Node.
   const handle = requestLog.timed(
     readsBodiesFromNode(toNodeHandler(createApp(store, config, onError, feeds.signal))),
