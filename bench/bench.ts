@@ -2,7 +2,9 @@
  * `npm run bench`: movie-log's cold start beside hono's (bench/cold-start.ts), then its example
  * server against bare h3 (alternating solo runs, then paired runs that load both at once and
  * compare CPU time per request), then the scale run, then adds and pages on one Redis and on a
- * Redis Cluster, with and without the wait for a replica (bench/cluster.ts).
+ * Redis Cluster, with and without the wait for a replica (bench/cluster.ts), then the live
+ * feed: from a 201 to its event at 100 and 1,000 open feeds, and an idle feed's memory
+ * (bench/live.ts).
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
  * BENCH_SECONDS (5), BENCH_ROUNDS (4), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
  * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning), BENCH_COLD_RUNS (30).
@@ -13,6 +15,7 @@ import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { type ClusterRow, clusterReport, clusterRun } from './cluster'
 import { type ColdStartRow, coldStart, coldStartReport, coldStartTarget } from './cold-start'
+import { type LiveResult, liveReport, liveRun } from './live'
 import { load, loadTool } from './load'
 import { median } from './median'
 import { type PairedRun, pairedRun, pairedRunsAvailable } from './paired'
@@ -118,6 +121,7 @@ function report(
   paired: Paired,
   scale: ScaleRow[],
   cluster: ClusterRow[],
+  live: LiveResult,
 ): string {
   const bare = samples['bare h3'] as Samples[string]
   // Each round's req/s over bare h3's in the same round, run just before it: the machine's
@@ -250,6 +254,10 @@ ${scale.map((r) => `| ${r.store} | ${r.size} | ${r.firstPageMs.toFixed(2)} | ${r
 
 ${clusterReport(cluster)}
 
+## The live feed (one server on memory; two processes, feeds on one and adds to the other)
+
+${liveReport(live)}
+
 ${coldStartReport(cold)}
 ## Targets
 
@@ -265,6 +273,7 @@ const cold = await coldStart(log)
 const { samples, paired } = await throughput()
 const scale = await scaleRun(SIZES, log)
 const cluster = await clusterRun(log)
-const results = report(cold, samples, paired, scale, cluster)
+const live = await liveRun(log)
+const results = report(cold, samples, paired, scale, cluster, live)
 writeFileSync(new URL('./RESULTS.md', import.meta.url), results)
 console.log(results)

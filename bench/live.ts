@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { loadavg } from 'node:os'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { toNodeHandler } from '../adapters/node'
 import { createMovieLog } from '../src/index'
@@ -191,23 +191,40 @@ async function postgresDatabase() {
   }
 }
 
-async function main() {
-  const rows: string[] = []
-  const row = (where: string, streams: number, r: Awaited<ReturnType<typeof latencies>>) => {
-    const line = `| ${where} | ${streams} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.lost} | ${r.timedOut} |`
-    rows.push(line)
-    console.error(line)
+type Latencies = Awaited<ReturnType<typeof latencies>>
+
+export interface LiveRow extends Latencies {
+  where: string
+  streams: number
+}
+
+export interface LiveResult {
+  rows: LiveRow[]
+  idle: Awaited<ReturnType<typeof idleMemory>>
+  loadStart: string
+  loadEnd: string
+}
+
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
+
+/** Every row of the live table, then the memory of idle feeds. */
+export async function liveRun(log: (line: string) => void = console.error): Promise<LiveResult> {
+  const rows: LiveRow[] = []
+  const loadStart = loadNow()
+  const measure = async (where: string, writer: string, reader: string) => {
+    for (const streams of STREAMS) {
+      const row = { where, streams, ...(await latencies(writer, reader, streams)) }
+      rows.push(row)
+      log(`live: ${liveLine(row)}`)
+    }
   }
-  console.error(
-    `load average at start: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  )
 
   const one = await serve('memory://')
   try {
-    for (const streams of STREAMS)
-      row('one process, memory', streams, await latencies(one.url, one.url, streams))
+    await measure('one process, memory', one.url, one.url)
   } finally {
     await one.stop()
   }
@@ -216,8 +233,7 @@ async function main() {
   try {
     const [a, b] = [await serve(redis.url), await serve(redis.url)]
     try {
-      for (const streams of STREAMS)
-        row('two processes, Redis', streams, await latencies(a.url, b.url, streams))
+      await measure('two processes, Redis', a.url, b.url)
     } finally {
       await Promise.all([a.stop(), b.stop()])
     }
@@ -226,15 +242,14 @@ async function main() {
   }
 
   const postgres = await postgresDatabase().catch((error: unknown) => {
-    console.error(`PostgreSQL skipped: ${(error as Error).message}`)
+    log(`live: PostgreSQL skipped: ${(error as Error).message}`)
     return undefined
   })
   if (postgres) {
     try {
       const [a, b] = [await serve(postgres.url), await serve(postgres.url)]
       try {
-        for (const streams of STREAMS)
-          row('two processes, PostgreSQL', streams, await latencies(a.url, b.url, streams))
+        await measure('two processes, PostgreSQL', a.url, b.url)
       } finally {
         await Promise.all([a.stop(), b.stop()])
       }
@@ -243,20 +258,27 @@ async function main() {
     }
   }
 
-  const memory = await idleMemory()
-  console.log(`\nTime from the POST's 201 to the event at the last feed, ms, over ${ADDS} adds:\n`)
-  console.log(
-    '| where | feeds | p50 | p99 | max | feeds ended by the server | adds not at every feed in 10 s |\n|---|---|---|---|---|---|---|',
-  )
-  console.log(rows.join('\n'))
-  console.log(
-    `\nAn idle feed: ${memory.processKiB.toFixed(1)} KiB of the server process's RSS (1,000 feeds); ${memory.heapKiB.toFixed(1)} KiB of heap after gc, server and client socket in one process`,
-  )
-  console.log(
-    `load average at end: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  )
+  const idle = await idleMemory()
+  return { rows, idle, loadStart, loadEnd: loadNow() }
 }
 
-await main()
+const liveLine = (r: LiveRow) =>
+  `| ${r.where} | ${r.streams} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.lost} | ${r.timedOut} |`
+
+/** The figures as Markdown. */
+export function liveReport({ rows, idle, loadStart, loadEnd }: LiveResult): string {
+  const heap = Number.isNaN(idle.heapKiB)
+    ? 'heap not measured (run node with --expose-gc)'
+    : `${idle.heapKiB.toFixed(1)} KiB of heap after gc, server and client socket in one process`
+  return `Time from the POST's 201 to the event at the last feed, ms, over ${ADDS} adds (load average ${loadStart} at start, ${loadEnd} at end):
+
+| where | feeds | p50 | p99 | max | feeds ended by the server | adds not at every feed in 10 s |
+|---|---|---|---|---|---|---|
+${rows.map(liveLine).join('\n')}
+
+An idle feed: ${idle.processKiB.toFixed(1)} KiB of the server process's RSS (1,000 feeds); ${heap}.`
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(liveReport(await liveRun()))
+}

@@ -32,6 +32,9 @@ export function openWatch(log: MovieLog, options: { after?: string } = {}): Open
   }
 }
 
+// Adds after which a watch that reported none of them is broken.
+const ANCHOR_ADDS = 1000
+
 /**
  * The id of the log's latest change, found without a clock: a watch from now, and movies added
  * until it reports something (an add made before the watch began is not reported; every add
@@ -43,8 +46,11 @@ export async function latestChangeOf(log: MovieLog): Promise<string> {
     const first = watch.next()
     const tick = Symbol('added')
     for (let n = 0; ; n++) {
+      // A watch that hears nothing fails here, not in an endless loop that starves the timers.
+      if (n === ANCHOR_ADDS) throw new Error(`the watch reported none of ${n} adds`)
       await log.addMovie(aMovie({ title: `Anchor ${n}` }))
       if ((await Promise.race([first, Promise.resolve(tick)])) !== tick) break
+      await new Promise((resolve) => setImmediate(resolve))
     }
     const last = await log.addMovie(aMovie({ title: 'Anchor' }))
     for (let change = await first; ; change = await watch.next()) {

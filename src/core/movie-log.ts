@@ -8,7 +8,14 @@ import { addOnce } from './idempotency'
 import { registerImportTarget } from './import-target'
 import { type ListMoviesOptions, listPage, type MoviePage } from './listing'
 import { type Movie, type NewMovie, parseNewMovie } from './movie'
-import { type LogChange, type WatchOptions, watchChanges } from './watch'
+import { createSharedWatchSources } from './shared-changes'
+import {
+  type ChangeReader,
+  type LogChange,
+  type WatchOptions,
+  type WatchSource,
+  watchChanges,
+} from './watch'
 
 /**
  * Options of `createMovieLog`.
@@ -157,9 +164,17 @@ export class LogContext {
     @inject(TOKENS.settings) readonly settings: LogSettings,
   ) {}
 
+  private sharedSources?: (owner: string, log: ChangeReader) => WatchSource
+
   /** One owner's log: a driver view and this context, nothing opened or kept. */
   log(owner: string): MovieLog {
     return new MovieLogService(this, owner)
+  }
+
+  /** What a watch of `owner` reads, shared with every other watch of that owner on this store. */
+  watchSource(owner: string, log: ChangeReader): WatchSource {
+    this.sharedSources ??= createSharedWatchSources(this.store)
+    return this.sharedSources(owner, log)
   }
 }
 
@@ -214,8 +229,6 @@ class MovieLogService implements MovieLog {
   }
 
   watch(options: WatchOptions = {}): AsyncIterable<LogChange> {
-    const { store } = this.context
-    const onChange = (wake: () => void) => store.onChange(this.owner, wake)
-    return watchChanges({ log: this.store, onChange }, options)
+    return watchChanges(this.context.watchSource(this.owner, this.store), options)
   }
 }

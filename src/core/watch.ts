@@ -3,7 +3,8 @@ import type { LogDriver, StoredChange } from './driver'
 /**
  * A change a watch reports: a movie `added`, `updated` (each with the movie as stored) or
  * `deleted` (with its id), or `reset`: the log's history no longer reaches back to where the
- * watch was, so read the list again. Every change has the `id` to resume after.
+ * watch was, so read the list again. Every change has the `id` to resume after. Changes are
+ * frozen: the watches of one owner in a process share them.
  *
  * @example
  * ```ts
@@ -35,9 +36,12 @@ export interface WatchOptions {
   signal?: AbortSignal
 }
 
+/** The history of one owner's log, as its watches read it. */
+export type ChangeReader = Pick<LogDriver, 'changesAfter' | 'latestChange'>
+
 /** What a watch reads: one owner's log, guarded as every call of the core is, and its wake-ups. */
 export interface WatchSource {
-  log: Pick<LogDriver, 'changesAfter' | 'latestChange'>
+  log: ChangeReader
   /** The driver's `onChange`, for this owner. */
   onChange(wake: () => void): () => void
 }

@@ -43,7 +43,6 @@ export async function changeFeed(
   const changes = log.watch({ after, signal: ended.signal })[Symbol.asyncIterator]()
   const start = await watchStartOf(changes)
 
-  const encoder = new TextEncoder()
   let timer: ReturnType<typeof setInterval> | undefined
   const stop = () => {
     clearInterval(timer)
@@ -65,15 +64,15 @@ export async function changeFeed(
         }
         // Past the bound, the reader is too far behind to be worth holding: it is cut off, and
         // reconnects from its last id (or is told to reset, if that is gone by then).
-        const send = (text: string) => {
+        const send = (bytes: Uint8Array) => {
           if (!open) return
-          controller.enqueue(encoder.encode(text))
+          controller.enqueue(bytes)
           if ((controller.desiredSize ?? 0) < 0) {
             finish(new Error('the reader fell too far behind the change feed'))
           }
         }
-        send(`retry: ${RETRY_MS}\n${start === undefined ? '' : `id: ${start}\n`}\n`)
-        timer = setInterval(() => send(': keep-alive\n\n'), settings.keepAliveMs)
+        send(encoder.encode(`retry: ${RETRY_MS}\n${start === undefined ? '' : `id: ${start}\n`}\n`))
+        timer = setInterval(() => send(KEEP_ALIVE), settings.keepAliveMs)
         ;(timer as { unref?: () => void }).unref?.()
         settings.signal?.addEventListener('abort', end)
         request.signal?.addEventListener('abort', end)
@@ -83,7 +82,7 @@ export async function changeFeed(
             for (;;) {
               const next = await changes.next()
               if (next.done || !open) break
-              send(eventOf(next.value))
+              send(eventBytes(next.value))
             }
             finish()
           } catch (error) {
@@ -110,6 +109,22 @@ export async function changeFeed(
     },
     body,
   }
+}
+
+const encoder = new TextEncoder()
+const KEEP_ALIVE = encoder.encode(': keep-alive\n\n')
+
+// The watches of one owner share their change objects (core/shared-changes.ts): each is
+// encoded once for all the feeds that send it.
+const encoded = new WeakMap<LogChange, Uint8Array>()
+
+function eventBytes(change: LogChange): Uint8Array {
+  let bytes = encoded.get(change)
+  if (!bytes) {
+    bytes = encoder.encode(eventOf(change))
+    encoded.set(change, bytes)
+  }
+  return bytes
 }
 
 /** One change as an event: its type, its id, and the movie (or its id) as data. */
