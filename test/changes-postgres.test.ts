@@ -109,3 +109,28 @@ describeWith('POSTGRES_URL', 'PostgreSQL change wakes', () => {
     expect(await driver.log('alice').latestChange()).toEqual(expect.any(String))
   })
 })
+
+describeWith('POSTGRES_URL', 'PostgreSQL changes whose NOTIFY never came', () => {
+  it('wakes watchers within seconds for a change committed by a writer that sent no NOTIFY (one that died after its commit)', async () => {
+    const database = await createPrivatePostgres('sweep')
+    cleanups.push(() => database.drop())
+    const namespace = `test-${randomUUID()}`
+    const driver = await open(database.url, namespace)
+    cleanups.push(() => driver.close())
+    const { wake, next } = wakes()
+    driver.onChange('alice', wake)
+    await next(5000, 'the LISTEN client ready')
+    // A write as the driver makes it, committed, with no NOTIFY after it.
+    const lone = new pg.Client({ connectionString: database.url })
+    await lone.connect()
+    cleanups.push(() => lone.end())
+    const movie = { ...aMovie(), notes: '', id: randomUUID() } as Movie
+    await lone.query(
+      'INSERT INTO movie_log_movies (namespace, owner, id, screened, movie) VALUES ($1, $2, $3, $4, $5)',
+      [namespace, 'alice', movie.id, movie.screenedDate, movieText(movie)],
+    )
+    await next(10_000, 'a change with no NOTIFY')
+    const read = await driver.log('alice').changesAfter(undefined, 10)
+    expect(read.changes.map((change) => change.movie.id)).toEqual([movie.id])
+  })
+})

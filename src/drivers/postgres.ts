@@ -10,7 +10,7 @@ import { UnsupportedStoreError } from '../core/errors'
 import { redact } from '../core/store-url'
 import { importPeer } from './peer'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
-import { CHANGE_CHANNEL, schemaStatements } from './sql-statements'
+import { CHANGE_CHANNEL, LAST_CHANGE_SEQ, schemaStatements } from './sql-statements'
 import type { WakeHub, WakeSource } from './watchers'
 
 /** The oldest PostgreSQL the driver knows (as `server_version_num`). */
@@ -187,12 +187,22 @@ async function createSchema(pool: Pool): Promise<void> {
 const MOST_BACKOFF_MS = 2000
 // How long close() waits for the LISTEN client to say goodbye to a server that may be gone.
 const END_WAIT_MS = 1000
+// How often the LISTEN client looks for changes whose NOTIFY never came (see openListener).
+const SWEEP_MS = 2000
+
+const lastSeq = async ({ client }: Listening): Promise<string> =>
+  (await client.query<{ seq: string }>(LAST_CHANGE_SEQ)).rows[0]?.seq ?? ''
 
 /**
  * The wake source of a PostgreSQL store: one client LISTENing on CHANGE_CHANNEL, whose payloads
  * name a log by md5(namespace ':' owner) (short, whatever the names: NOTIFY takes < 8000
  * bytes). When it is lost it is opened again, backing off; each time it listens, everyone is
  * woken (NOTIFY is at most once: what was sent while it was away is read from the history).
+ *
+ * A writer sends its NOTIFY just after its commit (sql-statements.ts says why), so a writer that
+ * dies between the two leaves a change no one is told of. Every SWEEP_MS the client reads the
+ * last seq handed out, and wakes everyone when it moved: such a change reaches its watchers
+ * within SWEEP_MS, at the cost of one history read per watched owner (not per feed) then.
  */
 function openListener(
   hub: WakeHub,
@@ -222,9 +232,11 @@ function openListener(
     timer = setTimeout(start, Math.min(100 * 2 ** attempts++, MOST_BACKOFF_MS))
     timer.unref()
   }
+  let sweeper: ReturnType<typeof setInterval> | undefined
   const lost = (listening: Listening) => {
     if (current !== listening) return
     current = undefined
+    clearInterval(sweeper)
     listening.end().catch(() => {})
     retry()
   }
@@ -243,7 +255,26 @@ function openListener(
       mine.client.on('end', () => lost(mine))
       await mine.client.query(`LISTEN ${CHANGE_CHANNEL}`)
       attempts = 0
+      let seen = await lastSeq(mine)
+      if (current !== mine) return
       hub.wakeAll()
+      let sweeping = false
+      const sweep = setInterval(async () => {
+        if (current !== mine) return clearInterval(sweep)
+        if (sweeping) return
+        sweeping = true
+        try {
+          const seq = await lastSeq(mine)
+          if (seq !== seen && current === mine) hub.wakeAll()
+          seen = seq
+        } catch {
+          // The client's own error and end events reconnect it.
+        } finally {
+          sweeping = false
+        }
+      }, SWEEP_MS)
+      sweep.unref()
+      sweeper = sweep
     } catch {
       if (listening && current === listening) lost(listening)
       else if (!listening) retry()
@@ -254,6 +285,7 @@ function openListener(
     close: async () => {
       closed = true
       clearTimeout(timer)
+      clearInterval(sweeper)
       const listening = current
       current = undefined
       if (!listening) return

@@ -29,6 +29,13 @@ export const HISTORY_BOUND = 1000
 /** The channel every PostgreSQL driver LISTENs on; a payload is `changeChannelPayload`. */
 export const CHANGE_CHANNEL = 'movie_log_changes'
 
+/**
+ * The last seq PostgreSQL handed out to a change (of any log): the LISTEN client reads it now
+ * and then, to wake its watchers for a change whose NOTIFY never came.
+ */
+export const LAST_CHANGE_SEQ =
+  'SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::text AS seq FROM movie_log_changes_seq'
+
 const MOVIES = 'movie_log_movies'
 const RECORDS = 'movie_log_records'
 const CHANGES = 'movie_log_changes'
