@@ -8,6 +8,7 @@ import type { StoreDriver } from '../src/core/driver'
 import { StoreUnavailableError, UnsupportedStoreError } from '../src/core/errors'
 import type { Movie } from '../src/core/movie'
 import { openPostgresDriver } from '../src/drivers/postgres'
+import { movieText } from '../src/drivers/sql-driver'
 import { CHANGES_LATEST, CHANGES_RANGE, sqlStatements } from '../src/drivers/sql-statements'
 import { aMovie } from './_movies'
 import { freePort } from './_ports'
@@ -128,6 +129,36 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
     const added = movie()
     expect(await drivers[0]?.log('').put(added)).toBe(true)
     expect(await drivers[3]?.log('').get(added.id)).toEqual(added)
+  })
+
+  it('opens beside a write in flight once its schema is made, and stalls no writer', async () => {
+    const database = await createPrivatePostgres('busy')
+    cleanups.push(() => database.drop())
+    const first = await open(database.url, 'busy')
+    const writer = new pg.Client({ connectionString: database.url })
+    writer.on('error', () => {})
+    await writer.connect()
+    cleanups.push(() => writer.end())
+    await writer.query('BEGIN')
+    const held = movie()
+    await writer.query(
+      'INSERT INTO movie_log_movies (namespace, owner, id, screened, movie) VALUES ($1, $2, $3, $4, $5)',
+      ['busy', 'held', held.id, held.screenedDate, movieText(held)],
+    )
+    // DDL at open (even CREATE INDEX IF NOT EXISTS) would wait for that transaction, and every
+    // write after it would wait behind the DDL.
+    let guard: ReturnType<typeof setTimeout> | undefined
+    const second = await Promise.race([
+      open(database.url, 'busy'),
+      new Promise<never>((_, reject) => {
+        guard = setTimeout(() => reject(new Error('the open waited on a write in flight')), 10_000)
+      }),
+    ]).finally(() => clearTimeout(guard))
+    const added = movie()
+    expect(await first.log('alice').put(added)).toBe(true)
+    expect(await second.log('alice').get(added.id)).toEqual(added)
+    await writer.query('COMMIT')
+    expect(await second.log('held').get(held.id)).toEqual(held)
   })
 
   it('outlives PostgreSQL ending its connections: store failures at most, then it works', async () => {

@@ -4,26 +4,20 @@
  * failover, an idle-connection reaper) costs that connection, never the process.
  */
 import { createHash } from 'node:crypto'
-import type { ClientBase, Pool } from 'pg'
+import type { Pool } from 'pg'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
 import { redact } from '../core/store-url'
 import { importPeer } from './peer'
+import { type Listening, openListener } from './postgres-listen'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
-import { CHANGE_CHANNEL, LAST_CHANGE_SEQ, schemaStatements } from './sql-statements'
-import type { WakeHub, WakeSource } from './watchers'
+import { schemaStatements } from './sql-statements'
 
 /** The oldest PostgreSQL the driver knows (as `server_version_num`). */
 export const POSTGRES_MINIMUM = 120000
 
 // Two processes creating the schema at once would race in the catalogue: one waits for the other.
 const SCHEMA_LOCK = 0x6d6f7669 // 'movi'
-
-/** A LISTEN connection of the driver's: its client, and how to let go of it. */
-interface Listening {
-  client: ClientBase
-  end(): Promise<void>
-}
 
 /**
  * Opens a pool on the database a `postgres://` (or `postgresql://`) URL names, checks the
@@ -165,13 +159,29 @@ function checkPostgresUrl(url: string): void {
   }
 }
 
+// Marks a schema this version made, on its movies table: a driver that finds it runs no DDL.
+const SCHEMA_MARK = `movie-log schema ${createHash('sha256')
+  .update(schemaStatements('postgres').join(';\n'))
+  .digest('hex')
+  .slice(0, 16)}`
+
+/**
+ * Makes the tables, triggers and functions, unless this version made them already. Even
+ * `CREATE INDEX IF NOT EXISTS` locks its table first: behind a write in flight, and every later
+ * write behind it, so a process starting would stall the others' writes.
+ */
 async function createSchema(pool: Pool): Promise<void> {
+  const made = await pool.query<{ mark: string | null }>(
+    `SELECT obj_description(to_regclass('movie_log_movies'), 'pg_class') AS mark`,
+  )
+  if (made.rows[0]?.mark === SCHEMA_MARK) return
   const client = await pool.connect()
   let failure: unknown
   try {
     await client.query('BEGIN')
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
     for (const statement of schemaStatements('postgres')) await client.query(statement)
+    await client.query(`COMMENT ON TABLE movie_log_movies IS '${SCHEMA_MARK}'`)
     await client.query('COMMIT')
   } catch (error) {
     failure = error
@@ -180,123 +190,5 @@ async function createSchema(pool: Pool): Promise<void> {
   } finally {
     // A connection that failed is not given back to the pool, but closed.
     client.release(failure !== undefined)
-  }
-}
-
-// Reconnects of the LISTEN client back off up to this.
-const MOST_BACKOFF_MS = 2000
-// How long close() waits for the LISTEN client to say goodbye to a server that may be gone.
-const END_WAIT_MS = 1000
-// How often the LISTEN client looks for changes whose NOTIFY never came (see openListener).
-const SWEEP_MS = 2000
-
-const lastSeq = async ({ client }: Listening): Promise<string> =>
-  (await client.query<{ seq: string }>(LAST_CHANGE_SEQ)).rows[0]?.seq ?? ''
-
-/**
- * The wake source of a PostgreSQL store: one client LISTENing on CHANGE_CHANNEL, whose payloads
- * name a log by md5(namespace ':' owner) (short, whatever the names: NOTIFY takes < 8000
- * bytes). When it is lost it is opened again, backing off; each time it listens, everyone is
- * woken (NOTIFY is at most once: what was sent while it was away is read from the history).
- *
- * A writer sends its NOTIFY just after its commit (sql-statements.ts says why), so a writer that
- * dies between the two leaves a change no one is told of. Every SWEEP_MS the client reads the
- * last seq handed out, and wakes everyone when it moved: such a change reaches its watchers
- * within SWEEP_MS, at the cost of one history read per watched owner (not per feed) then.
- */
-function openListener(
-  hub: WakeHub,
-  namespace: string,
-  listenOn: () => Promise<Listening>,
-): WakeSource {
-  const hashes = new Map<string, string>()
-  const hashOf = (owner: string) => {
-    let hash = hashes.get(owner)
-    if (hash === undefined) {
-      if (hashes.size > 10_000) hashes.clear()
-      hash = createHash('md5').update(`${namespace}:${owner}`).digest('hex')
-      hashes.set(owner, hash)
-    }
-    return hash
-  }
-  const heard = (message: { channel: string; payload?: string }) => {
-    if (message.channel !== CHANGE_CHANNEL) return
-    for (const owner of hub.owners()) if (hashOf(owner) === message.payload) hub.wake(owner)
-  }
-  let closed = false
-  let current: Listening | undefined
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let attempts = 0
-  const retry = () => {
-    if (closed) return
-    timer = setTimeout(start, Math.min(100 * 2 ** attempts++, MOST_BACKOFF_MS))
-    timer.unref()
-  }
-  let sweeper: ReturnType<typeof setInterval> | undefined
-  const lost = (listening: Listening) => {
-    if (current !== listening) return
-    current = undefined
-    clearInterval(sweeper)
-    listening.end().catch(() => {})
-    retry()
-  }
-  const start = async () => {
-    let listening: Listening | undefined
-    try {
-      listening = await listenOn()
-      if (closed) {
-        await listening.end()
-        return
-      }
-      const mine = listening
-      current = mine
-      mine.client.on('notification', heard)
-      mine.client.on('error', () => lost(mine))
-      mine.client.on('end', () => lost(mine))
-      await mine.client.query(`LISTEN ${CHANGE_CHANNEL}`)
-      attempts = 0
-      let seen = await lastSeq(mine)
-      if (current !== mine) return
-      hub.wakeAll()
-      let sweeping = false
-      const sweep = setInterval(async () => {
-        if (current !== mine) return clearInterval(sweep)
-        if (sweeping) return
-        sweeping = true
-        try {
-          const seq = await lastSeq(mine)
-          if (seq !== seen && current === mine) hub.wakeAll()
-          seen = seq
-        } catch {
-          // The client's own error and end events reconnect it.
-        } finally {
-          sweeping = false
-        }
-      }, SWEEP_MS)
-      sweep.unref()
-      sweeper = sweep
-    } catch {
-      if (listening && current === listening) lost(listening)
-      else if (!listening) retry()
-    }
-  }
-  start()
-  return {
-    close: async () => {
-      closed = true
-      clearTimeout(timer)
-      clearInterval(sweeper)
-      const listening = current
-      current = undefined
-      if (!listening) return
-      let waited: ReturnType<typeof setTimeout> | undefined
-      await Promise.race([
-        listening.end().catch(() => {}),
-        new Promise((done) => {
-          waited = setTimeout(done, END_WAIT_MS)
-        }),
-      ])
-      clearTimeout(waited)
-    },
   }
 }
