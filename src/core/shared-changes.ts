@@ -8,10 +8,20 @@ const KEPT_READS = 8
 interface OwnerWatches {
   wakes: Set<() => void>
   stop: () => void
-  // The reads begun since the last wake-up, by where they start. A read begun after a wake-up
-  // sees every change that woke it, so every watch woken no later may take its answer.
+  // The reads begun since the last wake-up, by where they start, until just after they settle.
+  // A read begun after a wake-up sees every change that woke it, so every watch woken no later
+  // may take its answer.
   reads: Map<string, Promise<ChangeRead>>
   latest: Promise<string | undefined> | undefined
+}
+
+/**
+ * Forgets a read once it has settled and the watches woken with it have asked (they ask in the
+ * same turn of the event loop): an owner whose diary is quiet keeps no page of its history.
+ */
+function forgetSoon(read: Promise<unknown>, forget: () => void): void {
+  const later = () => setTimeout(forget, 0)
+  read.then(later, later)
 }
 
 // Every watch at one place gets the same objects: none may change what the others see.
@@ -82,8 +92,7 @@ export function createSharedWatchSources(
         watches.reads.delete(watches.reads.keys().next().value as string)
       }
       watches.reads.set(key, read)
-      // A failed read is not kept: the next watch to ask asks the store again.
-      read.catch(() => {
+      forgetSoon(read, () => {
         if (watches.reads.get(key) === read) watches.reads.delete(key)
       })
       return read
@@ -94,7 +103,7 @@ export function createSharedWatchSources(
       if (watches.latest) return watches.latest
       const read = log.latestChange()
       watches.latest = read
-      read.catch(() => {
+      forgetSoon(read, () => {
         if (watches.latest === read) watches.latest = undefined
       })
       return read

@@ -20,8 +20,8 @@ const END_WAIT_MS = 1000
 // How often the LISTEN client looks for changes whose NOTIFY never came (see openListener).
 const SWEEP_MS = 2000
 
-const lastSeq = async ({ client }: Listening): Promise<string> =>
-  (await client.query<{ seq: string }>(LAST_CHANGE_SEQ)).rows[0]?.seq ?? ''
+const lastSeq = async ({ client }: Listening): Promise<number> =>
+  Number((await client.query<{ seq: string }>(LAST_CHANGE_SEQ)).rows[0]?.seq ?? 0)
 
 /**
  * The wake source of a PostgreSQL store: one client LISTENing on CHANGE_CHANNEL, whose payloads
@@ -31,8 +31,9 @@ const lastSeq = async ({ client }: Listening): Promise<string> =>
  *
  * A writer sends its NOTIFY just after its commit (sql-statements.ts says why), so a writer that
  * dies between the two leaves a change no one is told of. Every SWEEP_MS the client reads the
- * last seq handed out, and wakes everyone when it moved: such a change reaches its watchers
- * within SWEEP_MS, at the cost of one history read per watched owner (not per feed) then.
+ * last seq handed out, and wakes everyone when more seqs were taken than NOTIFYs heard: such a
+ * change reaches its watchers within about SWEEP_MS, at the cost of one history read per
+ * watched owner (not per feed) then. Writes that each sent their NOTIFY cost the sweep nothing.
  */
 export function openListener(
   hub: WakeHub,
@@ -49,8 +50,11 @@ export function openListener(
     }
     return hash
   }
+  // NOTIFYs heard since the sweep last looked, of every log on the database (as the seq is).
+  let told = 0
   const heard = (message: { channel: string; payload?: string }) => {
     if (message.channel !== CHANGE_CHANNEL) return
+    told++
     for (const owner of hub.owners()) if (hashOf(owner) === message.payload) hub.wake(owner)
   }
   let closed = false
@@ -63,6 +67,38 @@ export function openListener(
     timer.unref()
   }
   let sweeper: ReturnType<typeof setInterval> | undefined
+  // The sweep of one LISTEN client: every SWEEP_MS, more changes made than NOTIFYs heard wakes
+  // everyone (a failed write's seq wakes them for nothing, now and then). None when the seq
+  // cannot be read (a role with no SELECT on it): then NOTIFY alone wakes.
+  const sweepOn = async (mine: Listening) => {
+    let seen: number
+    try {
+      seen = await lastSeq(mine)
+    } catch {
+      return undefined
+    }
+    told = 0
+    let sweeping = false
+    const sweep = setInterval(async () => {
+      if (current !== mine) return clearInterval(sweep)
+      if (sweeping) return
+      sweeping = true
+      try {
+        const seq = await lastSeq(mine)
+        const made = seq - seen
+        const heardOf = told
+        seen = seq
+        told = 0
+        if (made > heardOf && current === mine) hub.wakeAll()
+      } catch {
+        // The client's own error and end events reconnect it.
+      } finally {
+        sweeping = false
+      }
+    }, SWEEP_MS)
+    sweep.unref()
+    return sweep
+  }
   const lost = (listening: Listening) => {
     if (current !== listening) return
     current = undefined
@@ -85,26 +121,10 @@ export function openListener(
       mine.client.on('end', () => lost(mine))
       await mine.client.query(`LISTEN ${CHANGE_CHANNEL}`)
       attempts = 0
-      let seen = await lastSeq(mine)
-      if (current !== mine) return
       hub.wakeAll()
-      let sweeping = false
-      const sweep = setInterval(async () => {
-        if (current !== mine) return clearInterval(sweep)
-        if (sweeping) return
-        sweeping = true
-        try {
-          const seq = await lastSeq(mine)
-          if (seq !== seen && current === mine) hub.wakeAll()
-          seen = seq
-        } catch {
-          // The client's own error and end events reconnect it.
-        } finally {
-          sweeping = false
-        }
-      }, SWEEP_MS)
-      sweep.unref()
-      sweeper = sweep
+      const sweep = await sweepOn(mine)
+      if (current === mine) sweeper = sweep
+      else clearInterval(sweep)
     } catch {
       if (listening && current === listening) lost(listening)
       else if (!listening) retry()

@@ -165,23 +165,27 @@ const SCHEMA_MARK = `movie-log schema ${createHash('sha256')
   .digest('hex')
   .slice(0, 16)}`
 
+const SCHEMA_MARK_READ = `SELECT obj_description(to_regclass('movie_log_movies'), 'pg_class') AS mark`
+
 /**
  * Makes the tables, triggers and functions, unless this version made them already. Even
  * `CREATE INDEX IF NOT EXISTS` locks its table first: behind a write in flight, and every later
  * write behind it, so a process starting would stall the others' writes.
  */
 async function createSchema(pool: Pool): Promise<void> {
-  const made = await pool.query<{ mark: string | null }>(
-    `SELECT obj_description(to_regclass('movie_log_movies'), 'pg_class') AS mark`,
-  )
-  if (made.rows[0]?.mark === SCHEMA_MARK) return
+  const marked = async (client: Pick<Pool, 'query'>) =>
+    (await client.query<{ mark: string | null }>(SCHEMA_MARK_READ)).rows[0]?.mark === SCHEMA_MARK
+  if (await marked(pool)) return
   const client = await pool.connect()
   let failure: unknown
   try {
     await client.query('BEGIN')
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
-    for (const statement of schemaStatements('postgres')) await client.query(statement)
-    await client.query(`COMMENT ON TABLE movie_log_movies IS '${SCHEMA_MARK}'`)
+    // Another process may have made it while this one waited for the lock.
+    if (!(await marked(client))) {
+      for (const statement of schemaStatements('postgres')) await client.query(statement)
+      await client.query(`COMMENT ON TABLE movie_log_movies IS '${SCHEMA_MARK}'`)
+    }
     await client.query('COMMIT')
   } catch (error) {
     failure = error

@@ -72,7 +72,7 @@ export async function changeFeed(
           }
         }
         send(encoder.encode(`retry: ${RETRY_MS}\n${start === undefined ? '' : `id: ${start}\n`}\n`))
-        timer = setInterval(() => send(KEEP_ALIVE), settings.keepAliveMs)
+        timer = setInterval(() => send(KEEP_ALIVE.slice()), settings.keepAliveMs)
         ;(timer as { unref?: () => void }).unref?.()
         settings.signal?.addEventListener('abort', end)
         request.signal?.addEventListener('abort', end)
@@ -115,7 +115,8 @@ const encoder = new TextEncoder()
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n')
 
 // The watches of one owner share their change objects (core/shared-changes.ts): each is
-// encoded once for all the feeds that send it.
+// encoded once for all the feeds that send it. Each feed gets a copy of the bytes: what a
+// server does with one body's chunk (transfer it, write into it) is no other body's business.
 const encoded = new WeakMap<LogChange, Uint8Array>()
 
 function eventBytes(change: LogChange): Uint8Array {
@@ -124,7 +125,7 @@ function eventBytes(change: LogChange): Uint8Array {
     bytes = encoder.encode(eventOf(change))
     encoded.set(change, bytes)
   }
-  return bytes
+  return bytes.slice()
 }
 
 /** One change as an event: its type, its id, and the movie (or its id) as data. */
