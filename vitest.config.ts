@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+const UNDER_CI = process.env.CI === 'true'
 
 export default defineConfig({
   resolve: {
@@ -20,7 +21,10 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    // The package is built once (dist/, the page in dist/page/, the tarball under CI): process
+    // tests start `node dist/cli.js`, and servers in a test's own process serve the built page.
+    globalSetup: ['test/_global-setup.ts'],
+    env: { MOVIE_LOG_PAGE_DIR: here('./dist/page') },
     // Hang guards, not assertions: no test is bound by the machine's speed.
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -28,8 +32,16 @@ export default defineConfig({
     // default would fail a slow machine, not a broken behaviour.
     expect: { poll: { timeout: 20_000 } },
     // Most local suites wait on child processes and sockets: two files at once even on two
-    // cores (vitest's default is one fewer than the cores). Under CI, where the soak, chaos and
-    // 100k-movie runs measure what they do, the default.
-    maxWorkers: process.env.CI === 'true' ? undefined : Math.max(2, availableParallelism() - 1),
+    // cores (vitest's default is one fewer than the cores).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    projects: [
+      // What every `npm test` runs: needs nothing but Node (services when their URLs are set).
+      { extends: true, test: { name: 'unit', include: ['test/*.test.ts'] } },
+      // A real Chromium, wherever one is installed (skipped without it; CI installs it).
+      { extends: true, test: { name: 'browser', include: ['test/browser/*.test.ts'] } },
+      // The long runs, the registry and the other Node lines: CI's (CI=true npx vitest run
+      // test/ci/<file> runs one here).
+      { extends: true, test: { name: 'ci', include: UNDER_CI ? ['test/ci/*.test.ts'] : [] } },
+    ],
   },
 })

@@ -1,9 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from './_ports'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
+/**
+ * The `movie-log` command as the package ships it, built once for the run
+ * (test/_global-setup.ts): a process starts in a tenth of the time it took through tsx, and
+ * serves the page built beside it. `npm start` from source is tested once, in fresh-clone.
+ */
+export const CLI = join(ROOT, 'dist', 'cli.js')
 
 /** A child process whose output is collected line by line, and can be waited on. */
 export interface Child {
@@ -87,7 +94,7 @@ export interface ServerProcess extends Child {
   port: number
 }
 
-/** Runs `movie-log serve` from source as `npm start` does, on a free port, until it listens. */
+/** Runs `movie-log serve` on a free port, until it listens. */
 export async function startServerProcess(
   env: Record<string, string>,
   port?: number,
@@ -101,7 +108,7 @@ export async function startServerProcess(
 /** Runs the example server without waiting for it: for starts that are meant to fail. */
 export function launchServer(env: Record<string, string>): Child {
   return watch(
-    spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
+    spawn(process.execPath, [CLI, 'serve'], {
       cwd: ROOT,
       env: { ...process.env, HOST: '127.0.0.1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

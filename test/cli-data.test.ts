@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { createMovieLog } from 'movie-log'
 import { describe, expect, it } from 'vitest'
 import { aMovie } from './_movies'
+import { CLI } from './_processes'
 import { tempFolders } from './_temp'
 
 // movie-log export / import / copy as a script runs them: a process, its exit code, its output.
@@ -13,7 +14,7 @@ const IMDB_FIXTURE = fileURLToPath(new URL('./fixtures/imdb-ratings.csv', import
 const work = tempFolders()('movie-log-cli-data-')
 
 function movieLog(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd: ROOT,
     input,
     encoding: 'utf8',

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { createMovieLog, createMovieLogs, type Movie } from 'movie-log'
 import { expect, it } from 'vitest'
 import { aMovie } from './_movies'
+import { CLI } from './_processes'
 import { tempFolders } from './_temp'
 
 // movie-log export / import / copy --owner NAME: one owner's diary of a store with many.
@@ -11,7 +12,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const work = tempFolders()('movie-log-cli-owner-')
 
 function movieLog(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd: ROOT,
     input,
     encoding: 'utf8',

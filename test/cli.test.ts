@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
 import { freePort } from './_ports'
-import { type Child, watch } from './_processes'
+import { type Child, CLI, watch } from './_processes'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
@@ -54,14 +54,10 @@ it('stops the server when npm start gets SIGTERM, as systemd and Docker send it'
 
 it('runs movie-log serve in its own process: --store, and SIGINT exits 0', async () => {
   const port = await freePort()
-  const cli = launch(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--store', 'memory://'],
-    {
-      PORT: String(port),
-      MOVIE_LOG_STORE: 'sqlite:///nonexistent/never-used.sqlite',
-    },
-  )
+  const cli = launch(process.execPath, [CLI, 'serve', '--store', 'memory://'], {
+    PORT: String(port),
+    MOVIE_LOG_STORE: 'sqlite:///nonexistent/never-used.sqlite',
+  })
   const line = await cli.waitForLine(/listening on /)
   expect(line).toContain('(store: memory://)')
   expect((await fetch(`http://127.0.0.1:${port}/movies`)).status).toBe(200)
@@ -71,7 +67,7 @@ it('runs movie-log serve in its own process: --store, and SIGINT exits 0', async
 })
 
 it('lists its subcommands', async () => {
-  const cli = launch(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', '--help'], {})
+  const cli = launch(process.execPath, [CLI, '--help'], {})
   await cli.exited
   expect(cli.lines.join('\n')).toMatch(/serve\s+Serve the log over HTTP/)
 })

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { ConfigError, configFromEnv } from '../src/server/config'
 import { hashToken, ownerOfToken, parseUsers } from '../src/server/users'
 import { aMovie } from './_movies'
-import { launchServer, stop } from './_processes'
+import { CLI, launchServer, stop } from './_processes'
 import { childrenOfEachTest } from './_server-client'
 import { tempFolders } from './_temp'
 
@@ -17,11 +17,11 @@ const { start } = childrenOfEachTest()
 
 /** `movie-log user add NAME --users FILE` as a person runs it: the token it printed. */
 function addUser(file: string, name: string) {
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/index.ts', 'user', 'add', name, '--users', file],
-    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
-  )
+  const result = spawnSync(process.execPath, [CLI, 'user', 'add', name, '--users', file], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
   return { code: result.status, token: result.stdout.trim(), stderr: result.stderr }
 }
 

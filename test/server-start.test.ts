@@ -4,24 +4,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freePort } from './_ports'
-import { type Child, launchServer, startPrivateRedis, stop } from './_processes'
+import { startPrivateRedis, stop } from './_processes'
 import { describeWith } from './_services'
+import { refusalOf } from './_start'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-/** Starts the server on `storeUrl`, expects it to refuse, and returns its one line. */
+/** The one line the server refuses to start on `storeUrl` with. */
 async function refusal(storeUrl: string): Promise<string> {
-  const child: Child = launchServer({ MOVIE_LOG_STORE: storeUrl, PORT: String(await freePort()) })
-  cleanups.push(() => stop(child, 'SIGKILL'))
-  expect(await child.exited).toBe(1)
-  const output = child.lines.filter((line) => line.trim() !== '')
-  expect(output).toHaveLength(1)
-  expect(output[0]).toMatch(/^movie-log: cannot start: /)
-  return output[0] as string
+  const line = await refusalOf({ MOVIE_LOG_STORE: storeUrl })
+  expect(line).toMatch(/^movie-log: cannot start: /)
+  expect(line).not.toContain('\n')
+  return line
 }
 
 function tempFolder(): string {

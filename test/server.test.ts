@@ -8,6 +8,7 @@ import { freePort } from './_ports'
 import { launchServer, stop } from './_processes'
 import { childrenOfEachTest, list, post } from './_server-client'
 import { describeWith, type Need } from './_services'
+import { refusalOf } from './_start'
 import { tempFolders } from './_temp'
 
 const tempFolder = tempFolders()
@@ -109,17 +110,25 @@ describe('example server', () => {
     ['a Redis URL with no host', 'redis://', /not a Redis URL with a host/],
     ['a Postgres URL with no host', 'postgres://', /not a valid URL/],
     ['a SQLite URL with no file', 'sqlite://', /names no file/],
-    ['an unreachable Redis', 'redis://127.0.0.1:1', /cannot be reached/],
     ['an unreachable Postgres', 'postgres://postgres@127.0.0.1:1/test', /cannot be reached/],
   ])('refuses to start on %s, with one clear line', async (_what, storeUrl, message) => {
-    const child = launchServer({ MOVIE_LOG_STORE: storeUrl, PORT: String(await freePort()) })
+    const line = await refusalOf({ MOVIE_LOG_STORE: storeUrl })
+    expect(line).not.toContain('\n')
+    expect(line).toMatch(/^movie-log: cannot start: /)
+    expect(line).toMatch(message)
+  })
+
+  // One process per kind of refusal: a store that cannot be reached, and a bad setting.
+  it('refuses to start on an unreachable Redis: one line, exit 1, no hang', async () => {
+    const child = launchServer({
+      MOVIE_LOG_STORE: 'redis://127.0.0.1:1',
+      PORT: String(await freePort()),
+    })
     running.push(child)
     // It ends by itself: a start that waits on an unreachable store forever fails the test.
     expect(await child.exited).toBe(1)
     const output = child.lines.filter((line) => line.trim() !== '')
-    expect(output).toHaveLength(1)
-    expect(output[0]).toMatch(/^movie-log: cannot start: /)
-    expect(output[0]).toMatch(message)
+    expect(output).toEqual([expect.stringMatching(/^movie-log: cannot start: .*cannot be reached/)])
   })
 
   it('refuses a PORT that is not a port number', async () => {

@@ -141,6 +141,18 @@ function reason(error: unknown): string {
   return (message || (error as Error)?.name || 'unknown error') + cause
 }
 
+/** The one line `movie-log serve` prints, and exits 1 after, when it cannot start. */
+export function startFailureLine(error: unknown): string {
+  const missing = missingPackage(error)
+  const message =
+    error instanceof ConfigError
+      ? error.message
+      : missing
+        ? `the package '${missing}' is not installed: npm install ${missing}`
+        : reason(error)
+  return `movie-log: cannot start: ${message.replace(/\s+/g, ' ')}`
+}
+
 /**
  * Runs the server in this process until SIGTERM or SIGINT, then shuts it down cleanly: what
  * `movie-log serve` and `npm start` run. A bad setting prints one line and exits 1.
@@ -151,14 +163,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   try {
     server = await startServer(configFromEnv(env), lines.write)
   } catch (error) {
-    const missing = missingPackage(error)
-    const message =
-      error instanceof ConfigError
-        ? error.message
-        : missing
-          ? `the package '${missing}' is not installed: npm install ${missing}`
-          : reason(error)
-    console.error(`movie-log: cannot start: ${message.replace(/\s+/g, ' ')}`)
+    console.error(startFailureLine(error))
     process.exit(1)
   }
   let stopping = false

@@ -2,13 +2,13 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { beforeAll, expect, it } from 'vitest'
-import { describeWith } from './_services'
-import { tempFolders } from './_temp'
+import { beforeAll, expect, inject, it } from 'vitest'
+import { describeWith } from '../_services'
+import { tempFolders } from '../_temp'
 
 // The README's install lines, run as written (movie-log being the packed tarball) on the Node
 // running the tests: each resolves without npm flags, to one keyv shared by the whole app.
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const tempFolder = tempFolders()
 let tarball = ''
 
@@ -38,14 +38,9 @@ function resolve(steps: string[]): string[] {
 // Resolving against the registry takes a minute: a local `npm test` stays quick, CI runs it.
 describeWith('CI', `installing next to the keyv adapters (Node ${process.versions.node})`, () => {
   beforeAll(() => {
-    // Made here, not at load: a skipped file runs no afterAll to remove it.
-    const folder = tempFolder('movie-log-install-')
-    npm(['run', 'build'], ROOT)
-    const [packed] = JSON.parse(
-      npm(['pack', '--json', '--ignore-scripts', '--pack-destination', folder], ROOT),
-    )
-    tarball = join(folder, packed.filename)
-  }, 240_000)
+    // Packed once for the run, by test/_global-setup.ts.
+    tarball = inject('tarball')
+  })
 
   it('finds the install lines in the README', () => {
     expect(readmeLines).toEqual([

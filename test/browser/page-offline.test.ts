@@ -2,12 +2,12 @@ import { join } from 'node:path'
 import { createMovieLogClient } from 'movie-log/client'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { buildPage } from '../src/page/build'
-import { launchChromium, NO_BROWSER, screenshots, seriousViolations, titlesOn } from './_browser'
-import { aMovie } from './_movies'
-import { type ServerProcess, startServerProcess, stop } from './_processes'
-import { describeUnless } from './_services'
-import { tempFolders } from './_temp'
+import { buildPage } from '../../src/page/build'
+import { launchChromium, NO_BROWSER, screenshots, seriousViolations, titlesOn } from '../_browser'
+import { aMovie } from '../_movies'
+import { type ServerProcess, startServerProcess, stop } from '../_processes'
+import { describeUnless } from '../_services'
+import { tempFolders } from '../_temp'
 
 // The diary page with the server gone, in a real Chromium: the service worker gives the page
 // back on a reload, the page shows the diary last seen and keeps adds in IndexedDB, each with

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 // `npm run contract`: Portman's tests generated from the served document, run by newman.
 it('passes the contract tests Portman generates from the OpenAPI document, fuzzing included', async () => {

@@ -5,10 +5,10 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { createClient } from '@keyv/redis'
 import type { Movie } from 'movie-log'
 import { afterEach, describe, expect, it } from 'vitest'
-import { addUntilCreated, assertAlive } from './_adds'
-import { createPrivatePostgres, POSTGRES_ADMIN_URL } from './_postgres'
-import { type ServerProcess, startPrivateRedis, startServerProcess, stop } from './_processes'
-import { describeWith } from './_services'
+import { addUntilCreated, assertAlive } from '../_adds'
+import { createPrivatePostgres, POSTGRES_ADMIN_URL } from '../_postgres'
+import { type ServerProcess, startPrivateRedis, startServerProcess, stop } from '../_processes'
+import { describeWith } from '../_services'
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 60)
 // CHAOS_SECONDS runs it outside CI too, for a local look.

@@ -1,10 +1,10 @@
 import { createMovieLogClient } from 'movie-log/client'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium, NO_BROWSER, seriousViolations, startSite, titlesOn } from './_browser'
-import { aMovie } from './_movies'
-import { describeUnless } from './_services'
-import { tempFolders } from './_temp'
+import { launchChromium, NO_BROWSER, seriousViolations, startSite, titlesOn } from '../_browser'
+import { aMovie } from '../_movies'
+import { describeUnless } from '../_services'
+import { tempFolders } from '../_temp'
 
 // The diary page with the keyboard alone, in a real Chromium: add, edit, delete, "More" and the
 // year filter, each reached by Tab and used with the keys a person presses; axe-core in each

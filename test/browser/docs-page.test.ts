@@ -1,8 +1,14 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium, NO_BROWSER, seriousViolations, startSite, watchRequests } from './_browser'
-import { describeUnless } from './_services'
-import { tempFolders } from './_temp'
+import {
+  launchChromium,
+  NO_BROWSER,
+  seriousViolations,
+  startSite,
+  watchRequests,
+} from '../_browser'
+import { describeUnless } from '../_services'
+import { tempFolders } from '../_temp'
 
 // /docs, the API reference of the OpenAPI document the handler serves, in a real Chromium.
 const folder = tempFolders()

@@ -8,9 +8,9 @@ import {
   startSite,
   titlesOn,
   watchRequests,
-} from './_browser'
-import { describeUnless } from './_services'
-import { tempFolders } from './_temp'
+} from '../_browser'
+import { describeUnless } from '../_services'
+import { tempFolders } from '../_temp'
 
 // The diary page in a real Chromium against a real example server whose token guards writes:
 // one person's session, step by step, with axe-core run on each state the page reaches.

@@ -2,18 +2,18 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { envOn, NODE_LINES, nodeBinary } from '../.ci/node-lines'
-import { freePort } from './_ports'
-import { createPrivatePostgres } from './_postgres'
-import { stop, watch } from './_processes'
-import { describeUnless, UNDER_CI } from './_services'
-import { tempFolders } from './_temp'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { envOn, NODE_LINES, nodeBinary } from '../../.ci/node-lines'
+import { freePort } from '../_ports'
+import { createPrivatePostgres } from '../_postgres'
+import { stop, watch } from '../_processes'
+import { describeUnless, UNDER_CI } from '../_services'
+import { tempFolders } from '../_temp'
 
 // The packed tarball, installed into a fresh app, used the way users use it: on the machine's
 // Node, and under CI=true on each line of NODE_LINES too (.ci/run fetches their binaries).
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const IMDB_FIXTURE = fileURLToPath(new URL('./fixtures/imdb-ratings.csv', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const IMDB_FIXTURE = fileURLToPath(new URL('../fixtures/imdb-ratings.csv', import.meta.url))
 // Made when the tests run: a file whose tests are all skipped runs no hook to remove it.
 const tempFolder = tempFolders()
 let work = ''
@@ -31,11 +31,9 @@ const MOVIE = {
 
 beforeAll(() => {
   work = tempFolder('consumer-app-')
-  run('npm', ['run', 'build'], ROOT)
-  const packArgs = ['pack', '--json', '--ignore-scripts', '--pack-destination', work]
-  const [packed] = JSON.parse(run('npm', packArgs, ROOT))
-  tarball = join(work, packed.filename)
-}, 240_000)
+  // Packed once for the run, by test/_global-setup.ts.
+  tarball = inject('tarball')
+})
 
 /** A fresh app with the tarball installed by npm on the Node that `env` puts first on PATH. */
 function installApp(name: string, env: NodeJS.ProcessEnv): string {

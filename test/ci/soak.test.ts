@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs'
 import { setTimeout as pace } from 'node:timers/promises'
 import type { Movie } from 'movie-log'
 import { afterAll, expect, it } from 'vitest'
-import { aMovie } from './_movies'
-import { type Child, startPrivateRedis, startServerProcess, stop } from './_processes'
-import { describeWith } from './_services'
+import { aMovie } from '../_movies'
+import { type Child, startPrivateRedis, startServerProcess, stop } from '../_processes'
+import { describeWith } from '../_services'
 
 // Two minutes, so only under CI=true; SOAK_SECONDS shortens it for a quick look there.
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 120)

@@ -8,10 +8,10 @@ import {
   seriousViolations,
   startSite,
   titlesOn,
-} from './_browser'
-import { aMovie } from './_movies'
-import { describeUnless } from './_services'
-import { tempFolders } from './_temp'
+} from '../_browser'
+import { aMovie } from '../_movies'
+import { describeUnless } from '../_services'
+import { tempFolders } from '../_temp'
 
 // Two windows on one real server, in a real Chromium: what one does, the other shows without a
 // reload, within a second, in its place in the order shown (src/page/live.ts). Each wait is

@@ -9,10 +9,10 @@ import {
   startSite,
   titlesOn,
   watchRequests,
-} from './_browser'
-import { aMovie } from './_movies'
-import { describeUnless } from './_services'
-import { tempFolders } from './_temp'
+} from '../_browser'
+import { aMovie } from '../_movies'
+import { describeUnless } from '../_services'
+import { tempFolders } from '../_temp'
 
 // Browsing the diary in a real Chromium: pages of 20 latest screened first, "More", the year
 // filter, the keyboard, both widths; the README's screenshots are taken here.

@@ -1,10 +1,10 @@
 import { createMovieLogClient } from 'movie-log/client'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { lighthouse, type PageScores } from '../bench/lighthouse'
-import { NO_BROWSER, startSite } from './_browser'
-import { aMovie } from './_movies'
-import { describeWith } from './_services'
-import { tempFolders } from './_temp'
+import { lighthouse, type PageScores } from '../../bench/lighthouse'
+import { NO_BROWSER, startSite } from '../_browser'
+import { aMovie } from '../_movies'
+import { describeWith } from '../_services'
+import { tempFolders } from '../_temp'
 
 // Lighthouse 12 on the diary page as the server serves it (issue 30): accessibility and best
 // practices 100, the layout steady as the diary loads. The performance score depends on the

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto'
 import { createMovieLog } from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
 import { afterAll, expect, it } from 'vitest'
-import { redisLogKeys } from '../src/drivers/redis-keys'
-import { aMovie } from './_movies'
-import { startRedisCluster, type TestCluster } from './_redis-cluster'
-import { describeWith } from './_services'
-import { tempFolders } from './_temp'
+import { redisLogKeys } from '../../src/drivers/redis-keys'
+import { aMovie } from '../_movies'
+import { startRedisCluster, type TestCluster } from '../_redis-cluster'
+import { describeWith } from '../_services'
+import { tempFolders } from '../_temp'
 
 // Issue 28: a master of a Redis Cluster killed under adds. Its replica takes over, the killed
 // node comes back as a replica (as a supervisor restarts it), and the server goes on without a

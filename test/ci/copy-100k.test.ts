@@ -12,17 +12,17 @@ import {
 } from 'movie-log'
 import sqlite3 from 'sqlite3'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { verifyCopy } from '../src/cli/verify'
-import { sqliteDriverOver } from '../src/drivers/sqlite'
-import { freePort } from './_ports'
-import { createPrivatePostgres, type PrivatePostgres } from './_postgres'
-import { stop, watch } from './_processes'
-import { describeUnless, missing } from './_services'
-import { tempFolders } from './_temp'
+import { verifyCopy } from '../../src/cli/verify'
+import { sqliteDriverOver } from '../../src/drivers/sqlite'
+import { freePort } from '../_ports'
+import { createPrivatePostgres, type PrivatePostgres } from '../_postgres'
+import { CLI, stop, watch } from '../_processes'
+import { describeUnless, missing } from '../_services'
+import { tempFolders } from '../_temp'
 
 // `movie-log copy` of 100k movies from SQLite to PostgreSQL: whole, and killed halfway then run
 // again; and the server's HTTP export of the same 100k. Minutes of work: under CI=true only. Figures go to the log (and the README).
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const COUNT = 100_000
 const tempFolder = tempFolders()
 // Made in beforeAll, not at load: a skipped file runs no afterAll to remove them.
@@ -36,12 +36,10 @@ const HEAP_MIB = 96
 const MAX_RSS_MIB = 256
 /** Node's arguments for `movie-log <args>` with the heap capped and the peak RSS recorded. */
 const cli = (...args: string[]) => [
-  '--import',
-  'tsx',
   `--max-old-space-size=${HEAP_MIB}`,
   '--import',
   './test/_max-rss.mjs',
-  'src/cli/index.ts',
+  CLI,
   ...args,
 ]
 

@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { userLine } from '../src/server/users'
-import { launchChromium, NO_BROWSER, startSite, titlesOn } from './_browser'
-import { describeUnless } from './_services'
-import { tempFolders } from './_temp'
+import { userLine } from '../../src/server/users'
+import { launchChromium, NO_BROWSER, startSite, titlesOn } from '../_browser'
+import { describeUnless } from '../_services'
+import { tempFolders } from '../_temp'
 
 // The diary page of a household server (MOVIE_LOG_USERS) in a real Chromium: each person is
 // asked for their token as the page opens, and then sees their own diary only.
