@@ -5,9 +5,9 @@
  *   node --import tsx .ci/node-lines.ts fetch 22 24 26   # what .ci/run does after npm ci
  *   node --import tsx .ci/node-lines.ts test             # the last step of npm test
  *
- * `test` runs the suites (vitest) again on Node 24 under CI=true, and fails when its binary is
- * missing; elsewhere it says it is skipped and succeeds. test/package.test.ts installs the
- * packed tarball on every line whose binary is here (under CI=true, all of them).
+ * `test` runs what differs between lines (`LINE_SUITES`) again on Node 24 under CI=true, and
+ * fails when its binary is missing; elsewhere it says it is skipped and succeeds.
+ * test/ci/package.test.ts installs the packed tarball on every line (under CI=true, all).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
@@ -60,10 +60,34 @@ export function fetchNode(line: string): string {
   }
 }
 
-/** The suites on `SUITE_LINE`: the packed-tarball test is left out, it covers every line. */
+/**
+ * What differs between Node lines, run again on `SUITE_LINE`: the store drivers (sqlite3, pg,
+ * node-redis under another V8 and libuv), the server and the command. The rest of the suite is
+ * plain JavaScript over them and runs once, on the machine's Node; the packed tarball is
+ * installed on every line by test/ci/package.test.ts.
+ */
+export const LINE_SUITES = [
+  'test/store-sqlite.test.ts',
+  'test/sqlite-driver.test.ts',
+  'test/changes-sqlite.test.ts',
+  'test/store-redis.test.ts',
+  'test/driver-redis.test.ts',
+  'test/changes-redis.test.ts',
+  'test/store-postgres.test.ts',
+  'test/postgres-driver.test.ts',
+  'test/changes-postgres.test.ts',
+  'test/server.test.ts',
+  'test/server-start.test.ts',
+  'test/server-redis.test.ts',
+  'test/server-store.test.ts',
+  'test/cli.test.ts',
+  'test/cli-data.test.ts',
+]
+
+/** `LINE_SUITES` on `SUITE_LINE`, under CI=true. */
 function testOnSuiteLine(): number {
   if (process.env.CI !== 'true') {
-    console.log(`Node ${SUITE_LINE} run of the suites: skipped (runs under CI=true)`)
+    console.log(`Node ${SUITE_LINE} run of the drivers and server: skipped (runs under CI=true)`)
     return 0
   }
   const binary = nodeBinary(SUITE_LINE)
@@ -74,11 +98,12 @@ function testOnSuiteLine(): number {
     return 1
   }
   const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim()
-  console.log(`\nThe suites again, on Node ${version}:`)
+  console.log(`\nThe drivers, the server and the command again, on Node ${version}:`)
   const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
-  const run = spawnSync(binary, [vitest, 'run', '--exclude', 'test/package.test.ts'], {
+  const run = spawnSync(binary, [vitest, 'run', '--project', 'unit', ...LINE_SUITES], {
     cwd: ROOT,
-    env: envOn(binary),
+    // The run before this one built dist/ (test/_global-setup.ts): the same on every line.
+    env: { ...envOn(binary), MOVIE_LOG_BUILT: '1' },
     stdio: 'inherit',
   })
   return run.status ?? 1
