@@ -16,7 +16,7 @@ const require = createRequire(import.meta.url)
 
 /**
  * Where a test file's screenshots go: with SCREENSHOTS=1, src/page/screenshots/ (the ones the
- * README shows, committed); otherwise a temp folder removed after the file's tests, so that a
+ * docs show, committed); otherwise a temp folder removed after the file's tests, so that a
  * test run leaves the git tree as it was. Call it at the top of the file.
  */
 export function screenshots(): (name: string) => string {

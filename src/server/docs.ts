@@ -1,7 +1,7 @@
 /**
  * The API reference at /docs: the handler's OpenAPI document rendered on the server into one
- * HTML page with no script and nothing from another host (README "The API reference" says why
- * this and not Redoc or Scalar).
+ * HTML page with no script and nothing from another host (docs/guide/page.md, "The API
+ * reference", says why this and not Redoc or Scalar).
  */
 import { createOpenApiDocument } from '../openapi/document'
 

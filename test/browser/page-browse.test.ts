@@ -15,7 +15,7 @@ import { describeUnless } from '../_services'
 import { tempFolders } from '../_temp'
 
 // Browsing the diary in a real Chromium: pages of 20 latest screened first, "More", the year
-// filter, the keyboard, both widths; the README's screenshots are taken here.
+// filter, the keyboard, both widths; the docs' screenshots are taken here.
 const shot = screenshots()
 const folder = tempFolders()
 

@@ -6,8 +6,9 @@ import { beforeAll, expect, inject, it } from 'vitest'
 import { describeWith } from '../_services'
 import { tempFolders } from '../_temp'
 
-// The README's install lines, run as written (movie-log being the packed tarball) on the Node
-// running the tests: each resolves without npm flags, to one keyv shared by the whole app.
+// The install lines of README.md and the docs' Getting started, run as written (movie-log being
+// the packed tarball) on the Node running the tests: each resolves without npm flags, to one keyv
+// shared by the whole app.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const tempFolder = tempFolders()
 let tarball = ''
@@ -15,10 +16,16 @@ let tarball = ''
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 
-const readmeLines = readFileSync(join(ROOT, 'README.md'), 'utf8')
-  .split('\n')
-  .filter((line) => line.startsWith('npm install movie-log'))
-  .map((line) => line.replace(/#.*/, '').trim())
+const installLines = [
+  ...new Set(
+    ['README.md', 'docs/guide/getting-started.md'].flatMap((file) =>
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('npm install movie-log'))
+        .map((line) => line.replace(/#.*/, '').trim()),
+    ),
+  ),
+]
 
 /** Resolves `steps` one after another in a fresh app; the versions of keyv it placed. */
 function resolve(steps: string[]): string[] {
@@ -42,18 +49,18 @@ describeWith('CI', `installing next to the keyv adapters (Node ${process.version
     tarball = inject('tarball')
   })
 
-  it('finds the install lines in the README', () => {
-    expect(readmeLines).toEqual([
-      'npm install movie-log h3 listhen sqlite3',
+  it('finds the install lines in the README and the docs', () => {
+    expect(installLines).toEqual([
       'npm install movie-log',
       'npm install movie-log sqlite3',
       'npm install movie-log pg',
       'npm install movie-log @keyv/redis',
+      'npm install movie-log h3 listhen sqlite3',
     ])
   })
 
   it.each([
-    ...readmeLines.map((line) => [line]),
+    ...installLines.map((line) => [line]),
     ['npm install movie-log @keyv/sqlite'],
     ['npm install movie-log @keyv/redis @keyv/postgres'],
     // keyv named too: on Node 22+ npm picks keyv 6, which movie-log's range shares.
