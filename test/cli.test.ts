@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process'
-import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
-import { freePort } from './_ports'
+import { freePort, portIsFree } from './_ports'
 import { type Child, CLI, watch } from './_processes'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -28,29 +27,7 @@ function launch(command: string, args: string[], env: Record<string, string>): C
   return watch(child)
 }
 
-/** Whether nothing answers on the port any more. */
-const portIsFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1')
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve(false)
-    })
-    socket.once('error', () => resolve(true))
-  })
-
-it('stops the server when npm start gets SIGTERM, as systemd and Docker send it', async () => {
-  const port = await freePort()
-  const npm = launch('npm', ['start'], { PORT: String(port) })
-  await npm.waitForLine(/listening on /)
-  expect(await portIsFree(port)).toBe(false)
-
-  npm.process.kill('SIGTERM') // npm alone, not its children
-  await npm.exited
-  await expect.poll(() => portIsFree(port), { interval: 100 }).toBe(true)
-  expect(npm.lines.join('\n')).toMatch(/SIGTERM, finishing in-flight requests/)
-  // A hang guard: npm start builds the page from source before it listens.
-}, 120_000)
+// npm start, its page built from source and its signals: test/fresh-clone.test.ts.
 
 it('runs movie-log serve in its own process: --store, and SIGINT exits 0', async () => {
   const port = await freePort()

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { launchChromium, NO_BROWSER, seriousViolations } from './_browser'
-import { freePort } from './_ports'
+import { freePort, portIsFree } from './_ports'
 import { type Child, stop, watch } from './_processes'
 import { UNDER_CI } from './_services'
 import { tempFolders } from './_temp'
@@ -17,6 +17,7 @@ const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/
 const folder = tempFolders()
 let server: Child | undefined
 let origin: string | undefined
+let port = 0
 afterAll(async () => {
   if (server) await stop(server)
 })
@@ -35,7 +36,7 @@ describe('npm start in a fresh clone', () => {
   it('serves a working diary page: its stylesheet and script resolve, no template left', async () => {
     const clone = freshClone()
     expect(existsSync(join(clone, 'dist'))).toBe(false)
-    const port = await freePort()
+    port = await freePort()
     server = watch(
       spawn('npm', ['start'], {
         cwd: clone,
@@ -106,4 +107,15 @@ describe('npm start in a fresh clone', () => {
       }
     },
   )
+
+  // Last: it stops the server the tests above use.
+  it('stops the server when npm start gets SIGTERM, as systemd and Docker send it', async () => {
+    const npm = server as Child
+    expect(npm, 'the server of the first test').toBeDefined()
+    expect(await portIsFree(port)).toBe(false)
+    npm.process.kill('SIGTERM') // npm alone, not its children
+    await npm.exited
+    await expect.poll(() => portIsFree(port), { interval: 100 }).toBe(true)
+    expect(npm.lines.join('\n')).toMatch(/SIGTERM, finishing in-flight requests/)
+  })
 })
