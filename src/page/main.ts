@@ -18,8 +18,12 @@ const meta = (name: string) =>
   document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? ''
 const logUrl = new URL(meta('movie-log-api') || '/movies', location.href).href
 const base = meta('movie-log-base')
-const session = createSession(logUrl)
-const outbox = openOutbox(logUrl)
+// What the page keeps is the person's whose token it holds: a first token given, its own outbox.
+const session = createSession(logUrl, () => {
+  outbox = openOutbox(logUrl, session.person())
+  void adds.showWaiting()
+})
+let outbox = openOutbox(logUrl, session.person())
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const list = byId<HTMLOListElement>('movies')
 const more = byId<HTMLButtonElement>('more')
@@ -128,7 +132,7 @@ const form = createMovieForm(
   undefined,
   byId('add'),
 )
-const adds = createAdds(session, outbox, {
+const adds = createAdds(session, () => outbox, {
   form,
   waiting: byId('waiting'),
   say,
