@@ -19,7 +19,7 @@ export interface Session {
    * `pinned`, never: a refusal is thrown (an add waiting goes with its token or not at all).
    */
   run<T>(why: string, call: (log: MovieLog) => Promise<T>, pinned?: boolean): Promise<T>
-  /** Whose things the page keeps: the SHA-256 of the token (hex), or `anyone` without one. */
+  /** Whose things the page keeps: the SHA-256 of the token (base64), or `anyone` without one. */
   person(): Promise<string>
 }
 
@@ -67,15 +67,16 @@ export function createSession(logUrl: string, changed: () => void): Session {
         }
       }
     },
+    // Base64 of the SHA-256 of the token: never the token itself.
     person: async () =>
       token
-        ? [
-            ...new Uint8Array(
-              await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)),
+        ? btoa(
+            String.fromCharCode(
+              ...new Uint8Array(
+                await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)),
+              ),
             ),
-          ]
-            .map((byte) => byte.toString(16).padStart(2, '0'))
-            .join('')
+          )
         : 'anyone',
   }
 }
