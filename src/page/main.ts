@@ -5,6 +5,7 @@
 import { StoreUnavailableError } from '../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
+import { byId } from './dom'
 import { explain } from './explain'
 import { followChanges } from './live'
 import { ADD_LABEL, createMovieForm } from './movie-form'
@@ -19,12 +20,12 @@ const meta = (name: string) =>
 const logUrl = new URL(meta('movie-log-api') || '/movies', location.href).href
 const base = meta('movie-log-base')
 // What the page keeps is the person's whose token it holds: a first token given, its own outbox.
+const mine = () => openOutbox(logUrl, session.person())
 const session = createSession(logUrl, () => {
-  outbox = openOutbox(logUrl, session.person())
+  outbox = mine()
   void adds.showWaiting()
 })
-let outbox = openOutbox(logUrl, session.person())
-const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
+let outbox = mine()
 const list = byId<HTMLOListElement>('movies')
 const more = byId<HTMLButtonElement>('more')
 const empty = byId<HTMLParagraphElement>('empty')
