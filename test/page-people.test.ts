@@ -135,4 +135,34 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page of two people in one brow
     await expect.poll(() => titlesOn(again), SLOW).toEqual(['Alien (1979)', 'Heat (1995)'])
     expect(await diaryOf(TOKENS.alice)).toEqual([])
   })
+
+  it("shows nothing of the first person's once another person's token is given in their tab", async () => {
+    const page = await open()
+    await giveToken(page, TOKENS.bob)
+    await expect.poll(() => titlesOn(page), SLOW).toContain('Heat (1995)')
+    // The server refuses Bob's token once (say it was withdrawn): the page asks, Alice answers.
+    await page.route(
+      (url) => url.pathname === '/movies' && url.searchParams.has('sort'),
+      (route) =>
+        route.fulfill({
+          status: 401,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({ type: 'about:blank', title: 'Unauthorized', status: 401 }),
+        }),
+      { times: 1 },
+    )
+    await page.click('#all-years')
+    await giveToken(page, TOKENS.alice)
+    await expect
+      .poll(() => page.locator('#empty').textContent(), SLOW)
+      .toContain('Your diary is empty')
+    expect(await titlesOn(page)).toEqual([])
+    // The page follows Alice's diary now, not Bob's.
+    await createMovieLogClient(`${origin}/movies`, {
+      headers: { authorization: `Bearer ${TOKENS.bob}` },
+    }).addMovie(aMovie({ title: 'Brazil', screenedDate: '2024-07-01T20:30:00.000' }))
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    expect(await titlesOn(page)).toEqual([])
+    expect(await page.locator('#status').textContent()).not.toContain('Brazil')
+  })
 })
