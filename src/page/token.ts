@@ -5,6 +5,7 @@
  * also says whose things the page keeps (`person`): another person's token reloads the page.
  */
 import { createMovieLogClient, type MovieLog, MovieLogHttpError } from '../client/index'
+import { byId } from './dom'
 
 const KEY = 'movie-log-token'
 
@@ -82,11 +83,10 @@ export function createSession(logUrl: string, changed: () => void): Session {
 }
 
 function askForToken(why: string, wrong: boolean): Promise<string> {
-  const dialog = document.getElementById('token') as HTMLDialogElement
-  const input = document.getElementById('token-input') as HTMLInputElement
-  const error = document.getElementById('token-error') as HTMLElement
-  ;(document.getElementById('token-why') as HTMLElement).textContent =
-    `The server asks for your token before it lets you ${why}.`
+  const dialog = byId<HTMLDialogElement>('token')
+  const input = byId<HTMLInputElement>('token-input')
+  const error = byId('token-error')
+  byId('token-why').textContent = `The server asks for your token before it lets you ${why}.`
   error.textContent = wrong ? 'The server did not accept that token. Try again.' : ''
   input.value = ''
   input.setAttribute('aria-invalid', String(wrong))
