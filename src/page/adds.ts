@@ -2,7 +2,8 @@
  * Adding movies, online or not. Each add is kept in the outbox (IndexedDB) with the
  * Idempotency-Key chosen when it was made before it is first sent, and leaves it once the
  * server has answered: an add whose answer was lost, or made while the server was away, is
- * sent again (after a reload too) with the same key, so it makes one movie.
+ * sent again (after a reload too) with the same key, so it makes one movie. An add waiting is
+ * sent with the token it was kept under (its person's outbox) or not at all: never re-asked.
  */
 import { type Movie, StoreUnavailableError } from '../client/index'
 import { element } from './dom'
@@ -27,20 +28,25 @@ export interface AddsView {
 const FIRST_RETRY_MS = 1000
 const LAST_RETRY_MS = 8000
 
-export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
+/** `outbox`: the outbox of the person now signed in. */
+export function createAdds(session: Session, outbox: () => Outbox, view: AddsView) {
   let timer: ReturnType<typeof setTimeout> | undefined
   let delay = FIRST_RETRY_MS
   let flushing: Promise<'sent' | 'unreachable' | 'idle'> | undefined
   const inFlight = new Set<string>()
   const titleOf = (add: WaitingAdd) => String(add.values.title ?? 'the movie')
 
-  const send = async (add: WaitingAdd): Promise<Movie> => {
+  // `box`: where the add is kept. `pinned` for an add that waited: a refused token is not
+  // replaced, since the person now asked may not be the one who made it.
+  const send = async (add: WaitingAdd, box: Outbox, pinned?: boolean): Promise<Movie> => {
     inFlight.add(add.key)
     try {
-      const movie = await session.run('add a movie', (log) =>
-        log.addMovie(add.values as never, { idempotencyKey: add.key }),
+      const movie = await session.run(
+        'add a movie',
+        (log) => log.addMovie(add.values as never, { idempotencyKey: add.key }),
+        pinned,
       )
-      await outbox.sent(add.key).catch(() => {})
+      await box.sent(add.key).catch(() => {})
       return movie
     } finally {
       inFlight.delete(add.key)
@@ -49,7 +55,9 @@ export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
 
   /** Lists the adds waiting to be sent, oldest first. */
   async function showWaiting(): Promise<void> {
-    const adds = await outbox.waiting().catch(() => [])
+    const adds = await outbox()
+      .waiting()
+      .catch(() => [])
     const list = view.waiting.querySelector('ol') as HTMLOListElement
     list.replaceChildren(
       ...adds.map((add) =>
@@ -76,16 +84,18 @@ export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
   function flush(): Promise<'sent' | 'unreachable' | 'idle'> {
     flushing ??= (async () => {
       let sent = 0
-      for (const add of await outbox.waiting().catch(() => [])) {
+      const box = outbox()
+      for (const add of await box.waiting().catch(() => [])) {
         if (inFlight.has(add.key)) continue
         try {
-          await send(add)
+          await send(add, box, true)
           sent++
         } catch (error) {
           if (StoreUnavailableError.is(error)) return 'unreachable'
           if (error instanceof Cancelled) return 'idle'
-          // Refused (the form's checks are the server's): nothing more will change its answer.
-          await outbox.sent(add.key)
+          // Refused (the form's checks are the server's, the token the add's own): nothing more
+          // will change its answer.
+          await box.sent(add.key)
           view.say(`“${titleOf(add)}” was not added: ${explain(error)}`)
         }
       }
@@ -110,7 +120,8 @@ export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
     const made: WaitingAdd = { key: crypto.randomUUID(), values, madeAt: Date.now() }
     // A browser that keeps nothing for the page (storage refused): the add is sent all the same,
     // once, and nothing waits.
-    const keeping = await outbox.keep(made).then(
+    const box = outbox()
+    const keeping = await box.keep(made).then(
       () => true,
       () => false,
     )
@@ -128,7 +139,7 @@ export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
     }
     if (view.isOffline()) return kept()
     try {
-      const movie = await send(made)
+      const movie = await send(made, box)
       view.form.clear()
       view.say(`Added “${movie.title}”.`)
       await view.reload()
@@ -137,7 +148,7 @@ export function createAdds(session: Session, outbox: Outbox, view: AddsView) {
         view.lost()
         return kept()
       }
-      await outbox.sent(made.key).catch(() => {})
+      await box.sent(made.key).catch(() => {})
       if (error instanceof Cancelled) view.form.say('Not added: the server needs its token.')
       else view.showError(view.form, error)
     }

@@ -5,7 +5,7 @@ import {
   PreconditionFailedError,
   versionOf,
 } from '../client/index'
-import { element } from './dom'
+import { byId, element } from './dom'
 import { explain } from './explain'
 import { createMovieForm, type MovieForm } from './movie-form'
 import { Cancelled, type Session } from './token'
@@ -50,7 +50,7 @@ export function editActions(session: Session, view: ListView) {
     item.remove()
     view.removed()
     view.say('Someone deleted this movie elsewhere; it is gone from the diary.')
-    document.getElementById('diary')?.focus()
+    byId('diary').focus()
   }
 
   function edit(movie: Movie, item: HTMLLIElement): void {
@@ -133,7 +133,7 @@ export function editActions(session: Session, view: ListView) {
         item.remove()
         view.removed()
         view.say(`“${movie.title}” was deleted elsewhere; it is gone from the diary.`)
-        document.getElementById('diary')?.focus()
+        byId('diary').focus()
         return
       }
       const shown = view.render(latestSeen)
@@ -155,7 +155,7 @@ export function editActions(session: Session, view: ListView) {
       item.remove()
       view.removed()
       view.say(deleted ? `Deleted “${movie.title}”.` : `“${movie.title}” was already deleted.`)
-      document.getElementById('diary')?.focus()
+      byId('diary').focus()
     } catch (error) {
       if (!PreconditionFailedError.is(error)) return view.say(explain(error))
       let now: Movie | undefined

@@ -60,7 +60,7 @@ export function followChanges(session: Session, view: LiveView) {
     if (item === old && old.nextElementSibling === (next ?? null)) return
     // The keyboard stays on the same button of the movie redrawn or moved.
     const buttons = old ? [...old.querySelectorAll('button')] : []
-    const focused = buttons.findIndex((button) => button === document.activeElement)
+    const focused = buttons.indexOf(document.activeElement as HTMLButtonElement)
     if (item !== old) old?.remove()
     view.list.insertBefore(item, next ?? null)
     if (focused >= 0) item.querySelectorAll('button')[focused]?.focus()

@@ -5,6 +5,7 @@
 import { StoreUnavailableError } from '../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
+import { byId } from './dom'
 import { explain } from './explain'
 import { followChanges } from './live'
 import { ADD_LABEL, createMovieForm } from './movie-form'
@@ -18,9 +19,13 @@ const meta = (name: string) =>
   document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? ''
 const logUrl = new URL(meta('movie-log-api') || '/movies', location.href).href
 const base = meta('movie-log-base')
-const session = createSession(logUrl)
-const outbox = openOutbox(logUrl)
-const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
+// What the page keeps is the person's whose token it holds: a first token given, its own outbox.
+const mine = () => openOutbox(logUrl, session.person())
+const session = createSession(logUrl, () => {
+  outbox = mine()
+  void adds.showWaiting()
+})
+let outbox = mine()
 const list = byId<HTMLOListElement>('movies')
 const more = byId<HTMLButtonElement>('more')
 const empty = byId<HTMLParagraphElement>('empty')
@@ -128,7 +133,7 @@ const form = createMovieForm(
   undefined,
   byId('add'),
 )
-const adds = createAdds(session, outbox, {
+const adds = createAdds(session, () => outbox, {
   form,
   waiting: byId('waiting'),
   say,

@@ -1,6 +1,5 @@
 /** The movie form, for adding and for editing: its fields, its values, its errors beside them. */
 import type { Movie, ValidationIssue } from '../client/index'
-import { element } from './dom'
 
 const FIELDS = [
   { name: 'title', label: 'Title', type: 'text' },
@@ -36,7 +35,7 @@ export interface MovieForm {
  * A form whose fields are checked by the server alone (`novalidate`): what it refuses comes back
  * as problem details and is shown beside the fields, the one set of rules the API has. `within`
  * holds the form already in the page (`formMarkup`, the add form: present at first paint, so
- * nothing moves when the script runs); without it, the form is built.
+ * nothing moves when the script runs); without it, the form is a copy of that one.
  */
 export function createMovieForm(
   prefix: string,
@@ -45,7 +44,9 @@ export function createMovieForm(
   movie?: Movie,
   within?: HTMLElement,
 ): MovieForm {
-  const form = within?.querySelector('form') ?? buildForm(prefix, submitLabel)
+  const served = within?.querySelector('form')
+  if (served) blank ??= served.cloneNode(true)
+  const form = served ?? copyForm(prefix, submitLabel)
   const summary = form.querySelector('.summary') as HTMLElement
   const inputs = new Map<FieldName, HTMLInputElement | HTMLTextAreaElement>()
   const errors = new Map<FieldName, HTMLElement>()
@@ -155,24 +156,20 @@ function inputAttributes(prefix: string, field: (typeof FIELDS)[number]): Record
   return attributes
 }
 
-function buildForm(prefix: string, submitLabel: string): HTMLFormElement {
-  const form = element('form', { class: 'movie-form', novalidate: '' }, [
-    element('p', { class: 'error summary', role: 'alert' }),
-  ])
-  for (const field of FIELDS) {
-    const attributes = inputAttributes(prefix, field)
-    const tag = field.type === 'textarea' ? 'textarea' : 'input'
-    form.append(
-      element('div', { class: `field field-${field.name}` }, [
-        element('label', { for: attributes.id as string }, [field.label]),
-        element(tag, attributes),
-        element('p', { id: `${attributes.id}-error`, class: 'error' }),
-      ]),
-    )
+// Edit forms are copies of the add form as served (`formMarkup`, in index.html), taken before
+// the script touches it: one way of making the form in the bundle, not two.
+let blank: Node | undefined
+
+function copyForm(prefix: string, submitLabel: string): HTMLFormElement {
+  const form = blank?.cloneNode(true) as HTMLFormElement
+  for (const node of form.querySelectorAll('*')) {
+    for (const name of ['id', 'for', 'aria-describedby']) {
+      const value = node.getAttribute(name)
+      // The add form's prefix (`add-title`, `add-title-error`) becomes this form's.
+      if (value) node.setAttribute(name, value.replace(/^[^-]+/, prefix))
+    }
   }
-  form.append(
-    element('div', { class: 'actions' }, [element('button', { type: 'submit' }, [submitLabel])]),
-  )
+  ;(form.querySelector('button') as HTMLButtonElement).textContent = submitLabel
   return form
 }
 

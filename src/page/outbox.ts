@@ -1,7 +1,9 @@
 /**
  * What the page keeps on this device, in IndexedDB: the adds waiting to be sent (each with the
  * Idempotency-Key chosen when it was made, so a resend after a lost answer makes no second
- * movie), and the diary as last seen, shown when the server cannot be reached.
+ * movie), and the diary as last seen, shown when the server cannot be reached. Each person's
+ * apart: one database per log and person (./token.ts `person`), so that another person on the
+ * same browser sees neither, and an add waiting is sent with its person's token only.
  */
 import type { Movie } from '../client/index'
 
@@ -31,17 +33,20 @@ export interface Outbox {
 const ADDS = 'adds'
 const SEEN = 'seen'
 
-/** The outbox of the log at `logUrl` (one database per log, so two mounts keep theirs apart). */
-export function openOutbox(logUrl: string): Outbox {
-  const opening = new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(`movie-log ${logUrl}`, 1)
-    request.onupgradeneeded = () => {
-      request.result.createObjectStore(ADDS, { keyPath: 'key' })
-      request.result.createObjectStore(SEEN)
-    }
-    request.onsuccess = () => resolve(request.result)
-    request.onerror = () => reject(request.error)
-  })
+/** The outbox of `person` for the log at `logUrl` (two mounts keep theirs apart too). */
+export function openOutbox(logUrl: string, person: Promise<string>): Outbox {
+  const opening = person.then(
+    (name) =>
+      new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(`movie-log ${logUrl} ${name}`, 1)
+        request.onupgradeneeded = () => {
+          request.result.createObjectStore(ADDS, { keyPath: 'key' })
+          request.result.createObjectStore(SEEN)
+        }
+        request.onsuccess = () => resolve(request.result)
+        request.onerror = () => reject(request.error)
+      }),
+  )
   const run = async <T>(
     store: string,
     mode: IDBTransactionMode,

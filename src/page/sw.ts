@@ -2,7 +2,8 @@
  * The page's service worker: keeps the page and its assets (a cache named by their hashes), and
  * gives them back when the server or the network is gone. Network first for the page, so an
  * online visit always gets the page now served; the hashed assets never change, so cache first.
- * The diary last seen and the adds waiting to be sent are the page's own (IndexedDB, ./outbox.ts).
+ * The diary last seen and the adds waiting to be sent are the page's own (IndexedDB, ./outbox.ts,
+ * per person): this worker never handles a call to the API, so nothing it keeps is a person's.
  */
 interface Shell {
   version: string

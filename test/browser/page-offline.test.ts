@@ -148,7 +148,8 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page offline', () => {
   })
 })
 
-// What the page keeps in IndexedDB (src/page/outbox.ts), read in the page.
+// What the page keeps in IndexedDB (src/page/outbox.ts), read in the page: no token, so the
+// outbox of `anyone`.
 function keptDiaryTitles(page: Page): Promise<string[]> {
   return readStore(page, 'seen', 'diary').then((diary) =>
     ((diary as { movies?: { title: string }[] } | undefined)?.movies ?? []).map((m) => m.title),
@@ -174,6 +175,6 @@ function readStore(page: Page, store: string, key?: string): Promise<unknown> {
           }
         }
       }),
-    { store, key, name: `movie-log ${new URL('/movies', page.url()).href}` },
+    { store, key, name: `movie-log ${new URL('/movies', page.url()).href} anyone` },
   )
 }
