@@ -7,8 +7,14 @@
  *
  * test/lighthouse.test.ts runs the same under CI=true and holds the page to performance >= 95
  * and accessibility and best practices at 100.
+ *
+ * Chromium is started here, not by Lighthouse (whose chrome-launcher left a headless Chromium
+ * and its `/tmp/lighthouse.*` profile behind when the run did not end its own way): each run
+ * starts one in a process group of its own, with its profile in a temp folder, and ends both
+ * in a `finally`, however Lighthouse ended.
  */
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -45,25 +51,46 @@ export async function lighthouse(
     '--no-first-run',
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
   ]
+  let chrome: ChildProcess | undefined
+  let cli: ChildProcess | undefined
+  // Chromium has a process group of its own, which a Ctrl-C at the terminal does not reach: a
+  // signal or an exit that skips the `finally` below still ends it (and Lighthouse, which would
+  // wait on it), and removes its profile.
+  const endNow = () => {
+    if (chrome?.pid) signalGroup(chrome.pid, 'SIGKILL')
+    if (cli?.exitCode === null && cli.signalCode === null) cli.kill('SIGKILL')
+    rmSync(folder, { recursive: true, force: true })
+  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    endNow()
+    process.kill(process.pid, signal)
+  }
+  process.once('exit', endNow).once('SIGINT', onSignal).once('SIGTERM', onSignal)
   try {
+    chrome = spawn(
+      process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      [...flags, '--remote-debugging-port=0', `--user-data-dir=${join(folder, 'profile')}`],
+      // A process group of its own: its zygote and renderers end with it.
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+    )
+    const port = await devToolsPort(chrome)
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
         process.execPath,
         [
           join(ROOT, 'node_modules/lighthouse/cli/index.js'),
           url,
-          `--chrome-flags=${flags.join(' ')}`,
+          // Lighthouse finds the Chromium already listening there and launches none of its own.
+          `--port=${port}`,
           '--only-categories=performance,accessibility,best-practices,seo',
           '--output=json',
           `--output-path=${output}`,
           '--quiet',
           ...(formFactor === 'desktop' ? ['--preset=desktop'] : []),
         ],
-        {
-          env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' },
-          stdio: ['ignore', 'inherit', 'inherit'],
-        },
+        { stdio: ['ignore', 'inherit', 'inherit'] },
       )
+      cli = child
       child.once('error', reject)
       child.once('exit', (code) =>
         code === 0 ? resolve() : reject(new Error(`lighthouse exited with ${code}`)),
@@ -89,8 +116,49 @@ export async function lighthouse(
       failing,
     }
   } finally {
+    if (chrome) await endGroup(chrome)
     rmSync(folder, { recursive: true, force: true })
+    process.off('exit', endNow).off('SIGINT', onSignal).off('SIGTERM', onSignal)
   }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // ESRCH: the group is gone already.
+  }
+}
+
+/** The port Chromium's DevTools listen on, from the line it prints once they do. */
+async function devToolsPort(chrome: ChildProcess): Promise<number> {
+  let printed = ''
+  return new Promise((resolve, reject) => {
+    chrome.stderr?.on('data', (chunk: Buffer) => {
+      printed += chunk
+      const port = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(printed)?.[1]
+      if (port) resolve(Number(port))
+    })
+    chrome.once('error', reject)
+    chrome.once('exit', (code, signal) =>
+      reject(new Error(`chromium exited (${signal ?? code}) before listening:\n${printed}`)),
+    )
+  })
+}
+
+/** Ends a process and everything in its process group: SIGTERM, then SIGKILL after 5 s. */
+async function endGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid as number
+  const exited =
+    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit')
+  signalGroup(pid, 'SIGTERM')
+  const ended = await Promise.race([
+    exited.then(() => true),
+    new Promise<false>((resolve) => setTimeout(resolve, 5000, false).unref()),
+  ])
+  // The group's other processes (renderers, the zygote) may outlive the browser by a moment.
+  signalGroup(pid, 'SIGKILL')
+  if (!ended) await exited
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -98,6 +166,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const { createMovieLogClient } = await import('../src/client/index')
   const { aMovie } = await import('../test/_movies')
   const server = await startServerProcess({ MOVIE_LOG_STORE: 'memory://' })
+  // Interrupted, the bench ends its server too (a Ctrl-C reaches it; a `kill` of ours does not).
+  const stopServer = (signal: NodeJS.Signals) => {
+    server.process.kill('SIGKILL')
+    process.kill(process.pid, signal)
+  }
+  process.once('SIGINT', stopServer).once('SIGTERM', stopServer)
   try {
     const log = createMovieLogClient(server.url)
     for (let n = 0; n < 25; n++) {

@@ -86,18 +86,32 @@ describe('a feed whose reader stops reading, over a real socket', () => {
       isCut = true
     })
 
-    // Adds of about 2 kB each until the server lets go of the feed. Kernel socket buffers on
-    // loopback hold a few MB at most: past 64 MB the feed was held, and the test fails.
+    // Adds of about 2 kB, one at a time, until the server lets go of the feed. First the
+    // socket fills (kernel buffers on loopback hold a few MB at most: past 64 MB the feed was
+    // held, and the test fails); from the first add the socket no longer takes (its
+    // bytesWritten stays put), each event waits in the feed's buffer, and the feed must stay
+    // open until they are past maxFeedBufferBytes, then be cut at once.
     const notes = 'n'.repeat(2000)
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 1))
     let bytes = 0
+    let taken = feedSocket?.bytesWritten ?? 0
+    const buffered: number[] = []
     while (!isCut && bytes < 64 * 1024 * 1024) {
-      for (let n = 0; n < 50; n++) {
-        const movie = await log.addMovie(aMovie({ notes }))
-        bytes += JSON.stringify(movie).length
-      }
-      await new Promise(setImmediate)
+      const movie = await log.addMovie(aMovie({ notes }))
+      const eventBytes = `event: added\nid: 0000000000\ndata: ${JSON.stringify(movie)}\n\n`.length
+      bytes += eventBytes
+      await settle()
+      const written = feedSocket?.bytesWritten ?? 0
+      if (isCut) buffered.push(eventBytes)
+      else if (written === taken) buffered.push(eventBytes)
+      else buffered.length = 0 // the socket took more: what waited was not the buffer yet
+      taken = written
     }
     expect(isCut).toBe(true)
-    expect(bytes).toBeGreaterThan(maxFeedBufferBytes)
+    const total = (events: number[]) => events.reduce((sum, size) => sum + size, 0)
+    // Open while the buffer held up to the bound (the events before the last one), cut by
+    // the event that took it past: a feed cut earlier, or held longer, fails here.
+    expect(total(buffered.slice(0, -1))).toBeLessThanOrEqual(maxFeedBufferBytes + 512)
+    expect(total(buffered)).toBeGreaterThan(maxFeedBufferBytes - 512)
   })
 })

@@ -5,12 +5,20 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-// `npm run version` as a maintainer runs it before a release, on a copy of the repository.
+// `npm run version` as a maintainer (or the release workflow's "Version packages" pull request)
+// runs it, on a copy of the repository. It needs no registry: the lockfile already holds every
+// dependency, and only its version fields change (`npm install --package-lock-only --offline`).
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const copy = mkdtempSync(join(tmpdir(), 'movie-log-release-'))
 const read = (file: string) => readFileSync(join(copy, file), 'utf8')
 const npm = (...args: string[]) =>
-  execFileSync('npm', args, { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  execFileSync('npm', args, {
+    cwd: copy,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // A registry that cannot answer: the version step must not need one.
+    env: { ...process.env, npm_config_registry: 'http://127.0.0.1:9/' },
+  })
 
 beforeAll(() => {
   for (const file of ['package.json', 'package-lock.json', 'README.md', 'LICENSE', '.changeset']) {
@@ -18,7 +26,7 @@ beforeAll(() => {
   }
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
   npm('run', 'version')
-}, 120_000)
+}, 60_000)
 afterAll(() => rmSync(copy, { recursive: true, force: true }))
 
 it('turns the pending changesets into CHANGELOG.md, with package-lock.json in step', () => {
