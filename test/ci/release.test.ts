@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 // `npm run version` as a maintainer (or the release workflow's "Version packages" pull request)
 // runs it, on a copy of the repository. It needs no registry: the lockfile already holds every
 // dependency, and only its version fields change (`npm install --package-lock-only --offline`).
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const copy = mkdtempSync(join(tmpdir(), 'movie-log-release-'))
 const read = (file: string) => readFileSync(join(copy, file), 'utf8')
 const npm = (...args: string[]) =>
