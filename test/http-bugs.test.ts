@@ -130,7 +130,8 @@ describe('a bug inside a driver', () => {
               throw failure()
             },
           }),
-          isStoreFailure: (error) => !(error instanceof TypeError),
+          classifyFailure: (error) =>
+            error instanceof TypeError ? undefined : { reason: 'unknown' },
         }
       },
     })

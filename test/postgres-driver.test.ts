@@ -5,8 +5,9 @@ import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterEach, expect, it } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
-import { StoreUnavailableError, UnsupportedStoreError } from '../src/core/errors'
+import { UnsupportedStoreError } from '../src/core/errors'
 import type { Movie } from '../src/core/movie'
+import { StoreUnavailableError } from '../src/core/store-failure'
 import { openPostgresDriver } from '../src/drivers/postgres'
 import { movieText } from '../src/drivers/sql-driver'
 import { CHANGES_LATEST, CHANGES_RANGE, sqlStatements } from '../src/drivers/sql-statements'
@@ -177,7 +178,7 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
         break
       }
     }
-    expect(failures.every((error) => driver.isStoreFailure(error))).toBe(true)
+    expect(failures.every((error) => driver.classifyFailure(error) !== undefined)).toBe(true)
     expect(failures.length).toBeLessThan(12)
   })
 
@@ -203,13 +204,16 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
     await driver.close()
     await driver.close()
     const closed = await failureOf(driver.log('').get('x'))
-    expect(driver.isStoreFailure(closed)).toBe(true)
+    expect(driver.classifyFailure(closed)).toBeDefined()
     expect(new StoreUnavailableError('get', closed).reason).toBe('unreachable')
     const syntax = await failureOf(query('SELEC 1'))
     const notNull = await failureOf(
       query('INSERT INTO movie_log_movies (namespace) VALUES ($1)', ['x']),
     )
     expect([syntax.code, notNull.code]).toEqual(['42601', '23502'])
-    expect([driver.isStoreFailure(syntax), driver.isStoreFailure(notNull)]).toEqual([false, false])
+    expect([
+      driver.classifyFailure(syntax) !== undefined,
+      driver.classifyFailure(notNull) !== undefined,
+    ]).toEqual([false, false])
   })
 })

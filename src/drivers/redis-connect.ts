@@ -1,5 +1,6 @@
 import { UnsupportedStoreError } from '../core/errors'
 import { redact } from '../core/store-url'
+import { importPeer, loadKeyvRedis } from './peer'
 import { isConnectionFailure, NotReplicated, RedisUnavailable } from './redis-failure'
 
 /**
@@ -104,7 +105,7 @@ export async function openRedisClient(
         : `'${redact(url)}' is not a Redis URL with a host (redis://[[USER]:PASSWORD@]HOST[:PORT][/DB])`,
     )
   }
-  const { createClient } = await importKeyvRedis()
+  const { createClient } = await importPeer('@keyv/redis', 'redis://', loadKeyvRedis)
   const client = createClient({
     url,
     disableOfflineQueue: true,
@@ -177,15 +178,5 @@ export function clientConnection(
       if (client.isReady) await client.close()
       else client.destroy()
     },
-  }
-}
-
-async function importKeyvRedis() {
-  try {
-    return await import('@keyv/redis')
-  } catch (error) {
-    throw new UnsupportedStoreError(
-      `A redis:// store needs the @keyv/redis package (npm install @keyv/redis): ${(error as Error).message}`,
-    )
   }
 }
