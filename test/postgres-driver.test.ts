@@ -10,6 +10,7 @@ import type { Movie } from '../src/core/movie'
 import { StoreUnavailableError } from '../src/core/store-failure'
 import { openPostgresDriver } from '../src/drivers/postgres'
 import { movieText } from '../src/drivers/sql-driver'
+import { classifyPostgresFailure } from '../src/drivers/sql-failures'
 import { CHANGES_LATEST, CHANGES_RANGE, sqlStatements } from '../src/drivers/sql-statements'
 import { aMovie } from './_movies'
 import { freePort } from './_ports'
@@ -67,7 +68,9 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
     const refused = await failureOf(
       openPostgresDriver(`postgres://postgres:pw@127.0.0.1:${await freePort()}/test`, options),
     )
-    expect(new StoreUnavailableError('open', refused)).toMatchObject({
+    expect(
+      new StoreUnavailableError('open', refused, classifyPostgresFailure(refused)),
+    ).toMatchObject({
       reason: 'unreachable',
       storeCode: 'ECONNREFUSED',
     })
@@ -205,7 +208,9 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
     await driver.close()
     const closed = await failureOf(driver.log('').get('x'))
     expect(driver.classifyFailure(closed)).toBeDefined()
-    expect(new StoreUnavailableError('get', closed).reason).toBe('unreachable')
+    expect(new StoreUnavailableError('get', closed, classifyPostgresFailure(closed)).reason).toBe(
+      'unreachable',
+    )
     const syntax = await failureOf(query('SELEC 1'))
     const notNull = await failureOf(
       query('INSERT INTO movie_log_movies (namespace) VALUES ($1)', ['x']),

@@ -75,7 +75,9 @@ describe('the SQLite driver', () => {
     const notOpened = await failureOf(openSqliteDriver(`sqlite://${folder}`, options))
     expect(notOpened.message).toBe(`cannot open the SQLite file ${folder} (SQLITE_CANTOPEN)`)
     expect(classifySqliteFailure(notOpened)).toBeDefined()
-    expect(new StoreUnavailableError('open', notOpened)).toMatchObject({
+    expect(
+      new StoreUnavailableError('open', notOpened, classifySqliteFailure(notOpened)),
+    ).toMatchObject({
       reason: 'unreachable',
       storeCode: 'SQLITE_CANTOPEN',
     })
@@ -210,7 +212,7 @@ describe('the SQLite driver', () => {
     await driver.close()
     const closed = await failureOf(driver.log('').get('x'))
     expect(driver.classifyFailure(closed)).toBeDefined()
-    expect(new StoreUnavailableError('get', closed).reason).toBe('unreachable')
+    expect(classifySqliteFailure(closed)?.reason).toBe('unreachable')
 
     const { db, query } = await database(join(tempFolder('movie-log-sqlite-driver-'), 'own.sqlite'))
     const own: StoreDriver = await sqliteDriverOver(db, options)
@@ -220,7 +222,7 @@ describe('the SQLite driver', () => {
     await query(`PRAGMA max_page_count = ${pages}`)
     const full = await failureOf(log.put({ ...movie(), notes: 'x'.repeat(9000) }))
     expect(own.classifyFailure(full)).toBeDefined()
-    expect(new StoreUnavailableError('set', full)).toMatchObject({
+    expect(new StoreUnavailableError('set', full, classifySqliteFailure(full))).toMatchObject({
       reason: 'disk-full',
       storeCode: 'SQLITE_FULL',
     })
@@ -228,7 +230,9 @@ describe('the SQLite driver', () => {
     await query('PRAGMA query_only = ON')
     const readOnly = await failureOf(log.put(movie()))
     expect(own.classifyFailure(readOnly)).toBeDefined()
-    expect(new StoreUnavailableError('set', readOnly)).toMatchObject({
+    expect(
+      new StoreUnavailableError('set', readOnly, classifySqliteFailure(readOnly)),
+    ).toMatchObject({
       reason: 'read-only',
       storeCode: 'SQLITE_READONLY',
     })

@@ -14,6 +14,7 @@ import { type Problem, toWebHandler } from 'movie-log/web'
 import sqlite3 from 'sqlite3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { classifyKeyvFailure } from '../src/drivers/scan'
+import { classifySqliteFailure } from '../src/drivers/sql-failures'
 import { sqliteDriverOver } from '../src/drivers/sqlite'
 import { hungStore } from './_flaky-map'
 import { aMovie } from './_movies'
@@ -65,6 +66,8 @@ async function sqliteStore() {
     schemes: [scheme],
     remote: true,
     open: () => sqliteDriverOver(db, { namespace: 'movie-log' }),
+    // Opening writes the schema: its failures are read as the driver's are.
+    classifyFailure: classifySqliteFailure,
   })
   const query = (sql: string) =>
     new Promise<Record<string, number>[]>((resolve, reject) =>
