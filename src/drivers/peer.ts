@@ -50,6 +50,3 @@ export async function importPeer<T>(
     )
   }
 }
-
-/** Loads @keyv/redis, whose node-redis both Redis drivers (one Redis, a cluster) use. */
-export const loadKeyvRedis = () => import('@keyv/redis')

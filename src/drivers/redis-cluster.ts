@@ -1,7 +1,7 @@
 import { UnsupportedStoreError } from '../core/errors'
 import { redact } from '../core/store-url'
-import { importPeer, loadKeyvRedis } from './peer'
-import type { RedisClient, RedisConnection } from './redis-connect'
+import { importPeer } from './peer'
+import { loadKeyvRedis, type RedisClient, type RedisConnection } from './redis-connect'
 import { isConnectionFailure, NotReplicated, RedisUnavailable } from './redis-failure'
 
 /**

@@ -1,6 +1,6 @@
 import { UnsupportedStoreError } from '../core/errors'
 import { redact } from '../core/store-url'
-import { importPeer, loadKeyvRedis } from './peer'
+import { importPeer } from './peer'
 import { isConnectionFailure, NotReplicated, RedisUnavailable } from './redis-failure'
 
 /**
@@ -53,6 +53,12 @@ export interface RedisConnection {
   unavailable(error: unknown): unknown
   close(): Promise<void>
 }
+
+/**
+ * Loads @keyv/redis, whose node-redis both Redis drivers (one Redis, a cluster) use. Here, in a
+ * module loaded only when a Redis URL is opened: a bundler of the core never meets the import.
+ */
+export const loadKeyvRedis = () => import('@keyv/redis')
 
 // The first Redis with ZRANGE's BYLEX ... REV ... LIMIT form, which every page uses.
 const OLDEST = [6, 2]
