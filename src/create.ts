@@ -13,6 +13,9 @@ import { LogContext, type MovieLog, type MovieLogOptions, type MovieLogs } from 
 import { checkOwner } from './core/owner'
 import { redact } from './core/store-url'
 import { driverForKeyv, type MovieLogStore, toKeyv } from './drivers'
+import { classifyNodeFailure } from './drivers/failures'
+import { classifyRedisFailure } from './drivers/redis-failure'
+import { classifyPostgresFailure, classifySqliteFailure } from './drivers/sql-failures'
 
 /**
  * Opens the driver for a store URL's scheme. Register one with `registerStoreOpener` to plug in
@@ -29,6 +32,12 @@ export interface StoreOpener {
   /** Whether its calls can hang (a store across a network): they get the store timeout. */
   remote: boolean
   open(url: string, options: StoreOpenOptions): Promise<StoreDriver>
+  /**
+   * Which errors of `open` are the store failing (503, retried), and why: the driver's own
+   * classifier. Without it, Node's socket and file errors (`ECONNREFUSED`, `ENOSPC`, ...) are;
+   * any other error is a bug (500, logged).
+   */
+  classifyFailure?: StoreDriver['classifyFailure']
 }
 
 /** What a store opener is told. */
@@ -46,6 +55,10 @@ export interface ClosableMovieLog extends MovieLog {
   /** Releases what the log opened (a store URL's connection); a store you passed in stays open. */
   close(): Promise<void>
 }
+
+// The one way to tell a package that is not installed, for the server and the command, which
+// see the drivers only through this root.
+export { missingPackageOf } from './drivers/peer'
 
 // One generator for the process, so that logs sharing a store keep their adds in order.
 const processIdGenerator = createUuidV7Generator()
@@ -73,12 +86,14 @@ registerStoreOpener({
   schemes: ['sqlite'],
   remote: true,
   open: async (url, options) => (await import('./drivers/sqlite')).openSqliteDriver(url, options),
+  classifyFailure: classifySqliteFailure,
 })
 registerStoreOpener({
   schemes: ['postgres', 'postgresql'],
   remote: true,
   open: async (url, options) =>
     (await import('./drivers/postgres')).openPostgresDriver(url, options),
+  classifyFailure: classifyPostgresFailure,
 })
 
 registerStoreOpener({
@@ -86,6 +101,7 @@ registerStoreOpener({
   remote: true,
   // Imported on first use: a log that never opens Redis never loads node-redis.
   open: async (url, options) => (await import('./drivers/redis')).openRedisDriver(url, options),
+  classifyFailure: classifyRedisFailure,
 })
 
 /**
@@ -200,5 +216,10 @@ function storeDriver(store: MovieLogStore | string | undefined, options: MovieLo
     connectTimeoutMs: options.connectTimeoutMs ?? 2000,
     storeTimeoutMs: options.storeTimeoutMs ?? 5000,
   }
-  return lazyStore(scheme as string, opener.remote, () => opener.open(store, openOptions))
+  return lazyStore(
+    scheme as string,
+    opener.remote,
+    () => opener.open(store, openOptions),
+    opener.classifyFailure ?? classifyNodeFailure,
+  )
 }

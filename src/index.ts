@@ -10,15 +10,17 @@ export type {
   StoredChange,
 } from './core/driver'
 export {
+  FeedUnavailableError,
   IdempotencyError,
   InvalidOwnerError,
   InvalidPageRequestError,
+  LogClosedError,
   MovieLogError,
   type MovieLogErrorCode,
   MovieNotFoundError,
   MovieValidationError,
+  NamespaceConflictError,
   PreconditionFailedError,
-  StoreUnavailableError,
   UnsupportedStoreError,
   type ValidationIssue,
 } from './core/errors'
@@ -34,7 +36,11 @@ export type { ListMoviesOptions, MoviePage } from './core/listing'
 export type { Movie, NewMovie } from './core/movie'
 export type { AddMovieOptions, MovieLog, MovieLogOptions, MovieLogs } from './core/movie-log'
 export type { MovieSort } from './core/range'
-export type { StoreFailureReason } from './core/store-failure'
+export {
+  type StoreFailure,
+  type StoreFailureReason,
+  StoreUnavailableError,
+} from './core/store-failure'
 export { versionOf } from './core/version'
 export type { LogChange, WatchOptions } from './core/watch'
 export {

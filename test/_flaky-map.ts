@@ -1,11 +1,16 @@
 import Keyv, { type KeyvStoreAdapter } from 'keyv'
 
+// What a store that went away raises: a socket error. Anything else a store throws is a bug
+// (issue 37), answered 500, not 503.
+const storeDown = () =>
+  Object.assign(new Error('store down: secret-internal-detail'), { code: 'ECONNRESET' })
+
 /** A Map store that fails every call while `failing` is true, as a store that went away. */
 export class FlakyMap extends Map {
   failing = true
 
   private check(): void {
-    if (this.failing) throw new Error('store down: secret-internal-detail')
+    if (this.failing) throw storeDown()
   }
   override get(key: unknown) {
     this.check()
@@ -48,7 +53,7 @@ export function flakyScanStore(): { keyv: Keyv; failAfter(reads: number): void }
   const keyv = new Keyv({ store: adapter as unknown as KeyvStoreAdapter })
   keyv.iterator = async function* () {
     for (const [key, value] of map) {
-      if (readsLeft-- <= 0) throw new Error('store down: secret-internal-detail')
+      if (readsLeft-- <= 0) throw storeDown()
       // Keys as keyv's own iterators give them: without the namespace.
       const name = key.slice(`${keyv.namespace}:`.length)
       yield [name, ((await keyv.deserializeData(value as string)) as { value: unknown }).value]

@@ -3,11 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
 import { UnsupportedStoreError } from '../src/core/errors'
 import type { Movie } from '../src/core/movie'
-import { classifyStoreFailure } from '../src/core/store-failure'
 import { openRedisDriver, redisClientOf, redisDriverOver } from '../src/drivers/redis'
 import { parseClusterUrl } from '../src/drivers/redis-cluster'
 import { checkRedisServer, type RedisClient } from '../src/drivers/redis-connect'
-import { isRedisStoreFailure } from '../src/drivers/redis-failure'
+import { classifyRedisFailure } from '../src/drivers/redis-failure'
 import { aMovie } from './_movies'
 import { freePort } from './_ports'
 import { type Child, startPrivateClusterNode, startPrivateRedis, stop } from './_processes'
@@ -87,7 +86,7 @@ describe('Redis driver: what it refuses and what it calls a store failure', () =
     const error = await log.get('x').catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(UnsupportedStoreError)
     expect((error as Error).message).toMatch(/version 6\.0\.9/)
-    expect(driver.isStoreFailure(error)).toBe(false)
+    expect(driver.classifyFailure(error)).toBeUndefined()
     expect(calls).toEqual(['info'])
   })
 
@@ -106,7 +105,10 @@ describe('Redis driver: what it refuses and what it calls a store failure', () =
       new SimpleError('ERR max number of clients reached'),
     ]
     for (const error of failures)
-      expect([error.message, isRedisStoreFailure(error)]).toEqual([error.message, true])
+      expect([error.message, classifyRedisFailure(error) !== undefined]).toEqual([
+        error.message,
+        true,
+      ])
     const bugs = [
       new TypeError('Cannot read properties of undefined'),
       new SimpleError('ERR user_script:1: Script attempted to access nonexistent global variable'),
@@ -116,10 +118,13 @@ describe('Redis driver: what it refuses and what it calls a store failure', () =
       'not an error',
     ]
     for (const error of bugs)
-      expect([String(error), isRedisStoreFailure(error)]).toEqual([String(error), false])
+      expect([String(error), classifyRedisFailure(error) !== undefined]).toEqual([
+        String(error),
+        false,
+      ])
     // The core's reasons still read them.
-    expect(classifyStoreFailure(failures[2]).reason).toBe('read-only')
-    expect(classifyStoreFailure(failures[5]).reason).toBe('auth-failed')
+    expect(classifyRedisFailure(failures[2])?.reason).toBe('read-only')
+    expect(classifyRedisFailure(failures[5])?.reason).toBe('auth-failed')
   })
 
   it("reaches a KeyvRedis's client only through its documented `client`, a cluster's too", () => {
@@ -154,11 +159,11 @@ describeWith('redis-server', 'Redis driver on a private Redis', () => {
     const driver = await open(`redis://:s3cret@127.0.0.1:${port}`)
     const log = driver.log('')
     const error = await log.get('x').catch((caught: unknown) => caught)
-    expect(driver.isStoreFailure(error)).toBe(true)
+    expect(driver.classifyFailure(error)).toBeDefined()
     expect((error as Error).message).toMatch(/ECONNREFUSED/)
     expect((error as Error).message).toContain(`redis://:***@127.0.0.1:${port}`)
     expect((error as Error).message).not.toContain('s3cret')
-    expect(classifyStoreFailure(error).reason).toBe('unreachable')
+    expect(classifyRedisFailure(error)?.reason).toBe('unreachable')
 
     running.push(await startPrivateRedis(port, ['--requirepass', 's3cret']))
     await vi.waitFor(() => log.get('x'), { timeout: 10_000, interval: 100 })
@@ -167,7 +172,7 @@ describeWith('redis-server', 'Redis driver on a private Redis', () => {
 
     await stop(running.pop() as Child, 'SIGKILL')
     const down = await log.get(movie.id).catch((caught: unknown) => caught)
-    expect(driver.isStoreFailure(down)).toBe(true)
+    expect(driver.classifyFailure(down)).toBeDefined()
   })
 
   it('says a password was refused, without showing it', async () => {
@@ -178,10 +183,10 @@ describeWith('redis-server', 'Redis driver on a private Redis', () => {
       .log('')
       .get('x')
       .catch((caught: unknown) => caught)
-    expect(driver.isStoreFailure(error)).toBe(true)
+    expect(driver.classifyFailure(error)).toBeDefined()
     expect((error as Error).message).toMatch(/WRONGPASS/)
     expect((error as Error).message).not.toContain('wrong-s3cret')
-    expect(classifyStoreFailure(error).reason).toBe('auth-failed')
+    expect(classifyRedisFailure(error)?.reason).toBe('auth-failed')
   })
 
   it('refuses a Redis Cluster node at open, which one client cannot serve every slot from', async () => {
@@ -200,7 +205,7 @@ describeWith('redis-server', 'Redis driver on a private Redis', () => {
     const log = driver.log('')
     const started = Date.now()
     const error = await log.put(movie).catch((caught: unknown) => caught)
-    expect(driver.isStoreFailure(error)).toBe(true)
+    expect(driver.classifyFailure(error)).toBeDefined()
     expect((error as Error).message).toMatch(/0 of the 1 replica\(s\).*2500 ms \(WAIT\)/)
     expect(Date.now() - started).toBeLessThan(4000)
     // A replica attached and in sync: writes are acknowledged.
@@ -250,7 +255,7 @@ describeWith('redis-server', 'Redis driver on a private Redis', () => {
       .log('bob')
       .get(movie.id)
       .catch((caught: unknown) => caught)
-    expect(owned.isStoreFailure(closed)).toBe(true)
+    expect(owned.classifyFailure(closed)).toBeDefined()
   })
 })
 

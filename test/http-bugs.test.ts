@@ -157,7 +157,10 @@ describe('a bug inside a driver', () => {
 
   it('while the store failing is still a 503', async () => {
     const errors: unknown[] = []
-    const down = new Error('connection refused')
+    // As Node's socket says its store went away: what the shipped classifier knows.
+    const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
+      code: 'ECONNREFUSED',
+    })
     const handle = toWebHandler(
       failingStore('test-down', () => down),
       {

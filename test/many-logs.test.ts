@@ -6,7 +6,7 @@ import {
   createMovieLog,
   createMovieLogs,
   InvalidOwnerError,
-  UnsupportedStoreError,
+  NamespaceConflictError,
 } from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
 import { describe, expect, it } from 'vitest'
@@ -93,7 +93,7 @@ describe('a namespace set on the adapter', () => {
   it('is refused when options.namespace says another', () => {
     expect(() =>
       createMovieLog({ namespace: 'u1', get: async () => undefined } as never, { namespace: 'u2' }),
-    ).toThrow(UnsupportedStoreError)
+    ).toThrow(NamespaceConflictError)
   })
 })
 

@@ -5,10 +5,12 @@ import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterEach, expect, it } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
-import { StoreUnavailableError, UnsupportedStoreError } from '../src/core/errors'
+import { UnsupportedStoreError } from '../src/core/errors'
 import type { Movie } from '../src/core/movie'
+import { StoreUnavailableError } from '../src/core/store-failure'
 import { openPostgresDriver } from '../src/drivers/postgres'
 import { movieText } from '../src/drivers/sql-driver'
+import { classifyPostgresFailure } from '../src/drivers/sql-failures'
 import { CHANGES_LATEST, CHANGES_RANGE, sqlStatements } from '../src/drivers/sql-statements'
 import { aMovie } from './_movies'
 import { freePort } from './_ports'
@@ -66,7 +68,9 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
     const refused = await failureOf(
       openPostgresDriver(`postgres://postgres:pw@127.0.0.1:${await freePort()}/test`, options),
     )
-    expect(new StoreUnavailableError('open', refused)).toMatchObject({
+    expect(
+      new StoreUnavailableError('open', refused, classifyPostgresFailure(refused)),
+    ).toMatchObject({
       reason: 'unreachable',
       storeCode: 'ECONNREFUSED',
     })
@@ -177,7 +181,7 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
         break
       }
     }
-    expect(failures.every((error) => driver.isStoreFailure(error))).toBe(true)
+    expect(failures.every((error) => driver.classifyFailure(error) !== undefined)).toBe(true)
     expect(failures.length).toBeLessThan(12)
   })
 
@@ -203,13 +207,18 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
     await driver.close()
     await driver.close()
     const closed = await failureOf(driver.log('').get('x'))
-    expect(driver.isStoreFailure(closed)).toBe(true)
-    expect(new StoreUnavailableError('get', closed).reason).toBe('unreachable')
+    expect(driver.classifyFailure(closed)).toBeDefined()
+    expect(new StoreUnavailableError('get', closed, classifyPostgresFailure(closed)).reason).toBe(
+      'unreachable',
+    )
     const syntax = await failureOf(query('SELEC 1'))
     const notNull = await failureOf(
       query('INSERT INTO movie_log_movies (namespace) VALUES ($1)', ['x']),
     )
     expect([syntax.code, notNull.code]).toEqual(['42601', '23502'])
-    expect([driver.isStoreFailure(syntax), driver.isStoreFailure(notNull)]).toEqual([false, false])
+    expect([
+      driver.classifyFailure(syntax) !== undefined,
+      driver.classifyFailure(notNull) !== undefined,
+    ]).toEqual([false, false])
   })
 })

@@ -17,7 +17,10 @@ describe('a store the server or the command cannot open', () => {
         const missing = Object.assign(new Error("Cannot find package 'x'"), {
           code: 'ERR_MODULE_NOT_FOUND',
         })
-        throw Object.assign(new UnsupportedStoreError('needs the x package'), { cause: missing })
+        throw new UnsupportedStoreError('needs the x package', {
+          cause: missing,
+          missingPackage: 'x',
+        })
       },
     })
     const error = await openCheckedLog('test-missing-package://').catch((e: unknown) => e)

@@ -3,12 +3,16 @@
 import { describe, expect, it } from 'vitest'
 import { UnsupportedStoreError } from '../src/core/errors'
 import { checkPostgresVersion } from '../src/drivers/postgres'
-import { isSqlStoreFailure } from '../src/drivers/sql-failures'
+import { classifyPostgresFailure, classifySqliteFailure } from '../src/drivers/sql-failures'
 import { checkSqliteVersion } from '../src/drivers/sqlite'
+
+// Either SQL driver's classifier recognises it.
+const isSqlStoreFailure = (error: unknown) =>
+  (classifySqliteFailure(error) ?? classifyPostgresFailure(error)) !== undefined
 
 const coded = (code: string, message = 'failed') => Object.assign(new Error(message), { code })
 
-describe('isSqlStoreFailure', () => {
+describe('the SQL classifiers', () => {
   it.each([
     ['SQLite busy past the timeout', coded('SQLITE_BUSY', 'SQLITE_BUSY: database is locked')],
     ['SQLite disk full', coded('SQLITE_FULL')],

@@ -6,10 +6,11 @@ import { join } from 'node:path'
 import sqlite3 from 'sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
-import { StoreUnavailableError, UnsupportedStoreError } from '../src/core/errors'
+import { UnsupportedStoreError } from '../src/core/errors'
 import type { Movie } from '../src/core/movie'
+import { StoreUnavailableError } from '../src/core/store-failure'
 import { movieText } from '../src/drivers/sql-driver'
-import { isSqlStoreFailure } from '../src/drivers/sql-failures'
+import { classifySqliteFailure } from '../src/drivers/sql-failures'
 import { sqlStatements } from '../src/drivers/sql-statements'
 import { openSqliteDriver, sqliteDriverOver } from '../src/drivers/sqlite'
 import { aMovie } from './_movies'
@@ -67,14 +68,16 @@ describe('the SQLite driver', () => {
     const uncreatable = join(file, 'data', 'movies.sqlite')
     const notCreated = await failureOf(openSqliteDriver(`sqlite://${uncreatable}`, options))
     expect(notCreated.message).toMatch(`cannot create the SQLite file ${uncreatable}: ENOTDIR`)
-    expect(isSqlStoreFailure(notCreated)).toBe(true)
+    expect(classifySqliteFailure(notCreated)).toBeDefined()
 
     // A folder where the file should be: SQLite cannot open it as a database.
     const folder = tempFolder('movie-log-sqlite-driver-')
     const notOpened = await failureOf(openSqliteDriver(`sqlite://${folder}`, options))
     expect(notOpened.message).toBe(`cannot open the SQLite file ${folder} (SQLITE_CANTOPEN)`)
-    expect(isSqlStoreFailure(notOpened)).toBe(true)
-    expect(new StoreUnavailableError('open', notOpened)).toMatchObject({
+    expect(classifySqliteFailure(notOpened)).toBeDefined()
+    expect(
+      new StoreUnavailableError('open', notOpened, classifySqliteFailure(notOpened)),
+    ).toMatchObject({
       reason: 'unreachable',
       storeCode: 'SQLITE_CANTOPEN',
     })
@@ -208,8 +211,8 @@ describe('the SQLite driver', () => {
     await driver.close()
     await driver.close()
     const closed = await failureOf(driver.log('').get('x'))
-    expect(driver.isStoreFailure(closed)).toBe(true)
-    expect(new StoreUnavailableError('get', closed).reason).toBe('unreachable')
+    expect(driver.classifyFailure(closed)).toBeDefined()
+    expect(classifySqliteFailure(closed)?.reason).toBe('unreachable')
 
     const { db, query } = await database(join(tempFolder('movie-log-sqlite-driver-'), 'own.sqlite'))
     const own: StoreDriver = await sqliteDriverOver(db, options)
@@ -218,16 +221,18 @@ describe('the SQLite driver', () => {
     const [{ page_count: pages } = {}] = await query('PRAGMA page_count')
     await query(`PRAGMA max_page_count = ${pages}`)
     const full = await failureOf(log.put({ ...movie(), notes: 'x'.repeat(9000) }))
-    expect(own.isStoreFailure(full)).toBe(true)
-    expect(new StoreUnavailableError('set', full)).toMatchObject({
+    expect(own.classifyFailure(full)).toBeDefined()
+    expect(new StoreUnavailableError('set', full, classifySqliteFailure(full))).toMatchObject({
       reason: 'disk-full',
       storeCode: 'SQLITE_FULL',
     })
     await query(`PRAGMA max_page_count = ${Number(pages) * 1000}`)
     await query('PRAGMA query_only = ON')
     const readOnly = await failureOf(log.put(movie()))
-    expect(own.isStoreFailure(readOnly)).toBe(true)
-    expect(new StoreUnavailableError('set', readOnly)).toMatchObject({
+    expect(own.classifyFailure(readOnly)).toBeDefined()
+    expect(
+      new StoreUnavailableError('set', readOnly, classifySqliteFailure(readOnly)),
+    ).toMatchObject({
       reason: 'read-only',
       storeCode: 'SQLITE_READONLY',
     })
@@ -235,7 +240,10 @@ describe('the SQLite driver', () => {
 
     const syntax = await failureOf(query('SELEC 1'))
     const constraint = await failureOf(query('INSERT INTO movie_log_movies (namespace) VALUES (1)'))
-    expect([own.isStoreFailure(syntax), own.isStoreFailure(constraint)]).toEqual([false, false])
+    expect([
+      own.classifyFailure(syntax) !== undefined,
+      own.classifyFailure(constraint) !== undefined,
+    ]).toEqual([false, false])
     // The caller's database stays open after close().
     await own.close()
     expect(await log.get('x')).toBeUndefined()

@@ -13,7 +13,8 @@ import {
 import { type Problem, toWebHandler } from 'movie-log/web'
 import sqlite3 from 'sqlite3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { classifyStoreFailure } from '../src/core/store-failure'
+import { classifyKeyvFailure } from '../src/drivers/scan'
+import { classifySqliteFailure } from '../src/drivers/sql-failures'
 import { sqliteDriverOver } from '../src/drivers/sqlite'
 import { hungStore } from './_flaky-map'
 import { aMovie } from './_movies'
@@ -65,6 +66,8 @@ async function sqliteStore() {
     schemes: [scheme],
     remote: true,
     open: () => sqliteDriverOver(db, { namespace: 'movie-log' }),
+    // Opening writes the schema: its failures are read as the driver's are.
+    classifyFailure: classifySqliteFailure,
   })
   const query = (sql: string) =>
     new Promise<Record<string, number>[]>((resolve, reject) =>
@@ -178,9 +181,13 @@ describe('a 503 says why the store failed', () => {
       'unreachable',
       'ECONNREFUSED',
     ],
-    [new Error('something else'), 'unknown', undefined],
   ])('reads %s as %s (%s)', (error, reason, code) => {
-    expect(classifyStoreFailure(error)).toEqual({ reason, code })
+    // The scan's classifier reads the errors of every client keyv's own adapters use.
+    expect(classifyKeyvFailure(error)).toEqual({ reason, code })
+  })
+
+  it('reads an error no client raises as no store failure (issue 37: it was a 503)', () => {
+    expect(classifyKeyvFailure(new Error('something else'))).toBeUndefined()
   })
 })
 

@@ -116,7 +116,9 @@ describe('a Keyv over a Map, given by the caller', () => {
   it("leaves a Map subclass to keyv, whose 'error' event reports a failed write", async () => {
     class FullMap<K, V> extends Map<K, V> {
       override set(key: K, value: V): this {
-        if (String(key).includes('movie:')) throw new Error('the map is full')
+        // A store's own failure (issue 37: a plain Error from a Map is a bug, a 500).
+        if (String(key).includes('movie:'))
+          throw Object.assign(new Error('the map is full'), { code: 'ENOSPC' })
         return super.set(key, value)
       }
     }

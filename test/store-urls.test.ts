@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import KeyvSqlite from '@keyv/sqlite'
-import { createMovieLog, registerStoreOpener, UnsupportedStoreError } from 'movie-log'
+import { createMovieLog, LogClosedError, registerStoreOpener } from 'movie-log'
 import { describe, expect, it, vi } from 'vitest'
 import { aMovie } from './_movies'
 import { tempFolders } from './_temp'
@@ -13,7 +13,7 @@ describe('a store named by URL', () => {
     const movie = await log.addMovie(aMovie())
     expect((await log.listMovies()).movies).toEqual([movie])
     await log.close()
-    await expect(log.listMovies()).rejects.toThrow(UnsupportedStoreError)
+    await expect(log.listMovies()).rejects.toThrow(LogClosedError)
   })
 
   it('refuses an unknown scheme, naming the URL without its password', () => {

@@ -45,7 +45,7 @@ describe('log.watch on memory', () => {
           log: (owner) => ({
             ...driver.log(owner),
             latestChange: async () => {
-              throw new Error('connection reset')
+              throw Object.assign(new Error('connection reset'), { code: 'ECONNRESET' })
             },
           }),
         } satisfies StoreDriver

@@ -1,12 +1,19 @@
 /** Reading problem details (RFC 9457) back into the core's error classes. */
 import {
+  FeedUnavailableError,
   IdempotencyError,
   InvalidPageRequestError,
+  LogClosedError,
   MovieValidationError,
-  StoreUnavailableError,
+  NamespaceConflictError,
   UnsupportedStoreError,
   type ValidationIssue,
 } from '../core/errors'
+import {
+  STORE_FAILURE_REASONS,
+  type StoreFailureReason,
+  StoreUnavailableError,
+} from '../core/store-failure'
 
 /**
  * An HTTP answer that no core error stands for: 401 or 403 from the server's `authorize`, 413
@@ -38,6 +45,8 @@ interface ProblemDetails {
   status?: number
   detail?: string
   errors?: { pointer?: string; parameter?: string; detail?: string }[]
+  /** A 503's `reason`: why the store failed. */
+  reason?: unknown
 }
 
 const TYPE_BASE = 'urn:movie-log:problem:'
@@ -47,7 +56,12 @@ export async function errorFrom(response: Response, operation: string): Promise<
   const problem = await readProblem(response)
   const type = problem?.type?.startsWith(TYPE_BASE) ? problem.type.slice(TYPE_BASE.length) : ''
   const detail = problem?.detail ?? ''
-  if (response.status === 503) return new StoreUnavailableError(operation, problem)
+  if (response.status === 503) {
+    // The server's reason, when it is one this client knows (a proxy's 503 has none).
+    const known = STORE_FAILURE_REASONS.includes(problem?.reason as StoreFailureReason)
+    const reason = known ? (problem?.reason as StoreFailureReason) : 'unknown'
+    return new StoreUnavailableError(operation, problem, { reason })
+  }
   switch (type) {
     case 'invalid-movie':
       return new MovieValidationError(issuesOf(problem))
@@ -61,6 +75,12 @@ export async function errorFrom(response: Response, operation: string): Promise<
       return new IdempotencyError('IDEMPOTENCY_KEY_IN_FLIGHT', detail)
     case 'unsupported-store':
       return new UnsupportedStoreError(detail)
+    case 'log-closed':
+      return new LogClosedError(detail)
+    case 'namespace-conflict':
+      return new NamespaceConflictError(detail)
+    case 'feed-unavailable':
+      return new FeedUnavailableError(detail)
   }
   return new MovieLogHttpError(response.status, problem)
 }

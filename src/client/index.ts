@@ -3,14 +3,16 @@
 export type { MovieChanges } from '../core/changes'
 export type { ChangeOptions } from '../core/corrections'
 export {
+  FeedUnavailableError,
   IdempotencyError,
   InvalidPageRequestError,
+  LogClosedError,
   MovieLogError,
   type MovieLogErrorCode,
   MovieNotFoundError,
   MovieValidationError,
+  NamespaceConflictError,
   PreconditionFailedError,
-  StoreUnavailableError,
   UnsupportedStoreError,
   type ValidationIssue,
 } from '../core/errors'
@@ -18,6 +20,7 @@ export type { ListMoviesOptions, MoviePage } from '../core/listing'
 export type { Movie, NewMovie } from '../core/movie'
 export type { AddMovieOptions, MovieLog } from '../core/movie-log'
 export type { MovieSort } from '../core/range'
+export { type StoreFailureReason, StoreUnavailableError } from '../core/store-failure'
 export { versionOf } from '../core/version'
 export type { LogChange, WatchOptions } from '../core/watch'
 export { createMovieLogClient, type MovieLogClientOptions } from './client'

@@ -1,5 +1,5 @@
 /** One call over HTTP: a timeout per attempt, and retries for what may succeed when repeated. */
-import { StoreUnavailableError } from '../core/errors'
+import { StoreUnavailableError } from '../core/store-failure'
 
 export interface SendOptions {
   fetch: typeof fetch
@@ -33,7 +33,10 @@ export async function send(
         signal: AbortSignal.timeout(options.timeoutMs),
       })
     } catch (error) {
-      if (attempt >= options.retries) throw new StoreUnavailableError(operation, error)
+      if (attempt >= options.retries)
+        throw new StoreUnavailableError(operation, error, {
+          reason: timedOut(error) ? 'timeout' : 'unreachable',
+        })
     }
     if (response && (attempt >= options.retries || !RETRIED_STATUSES.includes(response.status))) {
       return response
@@ -42,6 +45,11 @@ export async function send(
     await response?.body?.cancel()
     await new Promise((resolve) => setTimeout(resolve, wait))
   }
+}
+
+// AbortSignal.timeout's own error: the server did not answer in time.
+function timedOut(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError'
 }
 
 // Retry-After: delay-seconds or an HTTP date (RFC 9110 §10.2.3).

@@ -1,6 +1,6 @@
 /** The change feed over fetch: Server-Sent Events read with eventsource-parser, resumed by id. */
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
-import { UnsupportedStoreError } from '../core/errors'
+import { FeedUnavailableError } from '../core/errors'
 import type { LogChange, WatchOptions } from '../core/watch'
 import { errorFrom } from './errors'
 
@@ -63,7 +63,7 @@ function openFeed(
             const type = response.headers.get('content-type') ?? ''
             if (!/^text\/event-stream\b/i.test(type)) {
               await response.body?.cancel()
-              throw new UnsupportedStoreError(
+              throw new FeedUnavailableError(
                 `${connection.url} offers no live changes (it answered ${type || 'no type'})`,
               )
             }

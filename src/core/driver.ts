@@ -4,6 +4,7 @@
  * costs nothing that stays. Drivers depend on this file and on the core's pure movie rules.
  */
 import type { Movie } from './movie'
+import type { StoreFailure } from './store-failure'
 
 /** The owner of the one diary of `createMovieLog(store)`: no caller can name it. */
 export const SOLE_OWNER = ''
@@ -99,10 +100,12 @@ export interface StoreDriver {
    */
   owners(after?: string, limit?: number): Promise<string[]>
   /**
-   * Whether an error a call raised is the store failing (unreachable, refused, out of disk,
-   * timed out) rather than a bug: only those become `StoreUnavailableError`.
+   * The driver's classifier: whether an error one of its calls raised is its store failing
+   * (unreachable, refused, out of disk, locked), and why, read from its client's own codes;
+   * `undefined` for anything it does not recognise. Only what it recognises becomes
+   * `StoreUnavailableError` (503); anything else is a bug, answered 500 and logged.
    */
-  isStoreFailure(error: unknown): boolean
+  classifyFailure(error: unknown): StoreFailure | undefined
   /** Releases what the driver opened; a connection the caller passed in is left open. */
   close(): Promise<void>
   /**

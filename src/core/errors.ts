@@ -1,5 +1,3 @@
-import { classifyStoreFailure, STORE_FAILURE_WORDS, type StoreFailureReason } from './store-failure'
-
 /**
  * Stable codes of every error movie-log raises on purpose.
  *
@@ -13,6 +11,9 @@ export type MovieLogErrorCode =
   | 'INVALID_PAGE_REQUEST'
   | 'STORE_UNAVAILABLE'
   | 'UNSUPPORTED_STORE'
+  | 'LOG_CLOSED'
+  | 'NAMESPACE_CONFLICT'
+  | 'FEED_UNAVAILABLE'
   | 'IDEMPOTENCY_KEY_INVALID'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'IDEMPOTENCY_KEY_IN_FLIGHT'
@@ -62,6 +63,9 @@ export class MovieLogError extends Error {
     'InvalidPageRequestError',
     'StoreUnavailableError',
     'UnsupportedStoreError',
+    'LogClosedError',
+    'NamespaceConflictError',
+    'FeedUnavailableError',
     'IdempotencyError',
     'MovieNotFoundError',
     'PreconditionFailedError',
@@ -94,9 +98,7 @@ export class MovieLogError extends Error {
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (MovieValidationError.is(error)) console.table(error.issues)
- * }
+ * catch (error) { if (MovieValidationError.is(error)) console.table(error.issues) }
  * ```
  */
 export class MovieValidationError extends MovieLogError {
@@ -164,9 +166,7 @@ export class IdempotencyError extends MovieLogError {
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (MovieNotFoundError.is(error)) console.log('already gone:', error.id)
- * }
+ * catch (error) { if (MovieNotFoundError.is(error)) console.log('already gone:', error.id) }
  * ```
  */
 export class MovieNotFoundError extends MovieLogError {
@@ -186,9 +186,7 @@ export class MovieNotFoundError extends MovieLogError {
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (PreconditionFailedError.is(error)) showLatest(await log.getMovie(id))
- * }
+ * catch (error) { if (PreconditionFailedError.is(error)) showLatest(await log.getMovie(id)) }
  * ```
  */
 export class PreconditionFailedError extends MovieLogError {
@@ -206,58 +204,77 @@ export class PreconditionFailedError extends MovieLogError {
 }
 
 /**
- * The store failed or could not be reached (Redis down, database gone, disk full). The same
- * call may succeed once the store is back; an add that failed this way may or may not have
- * been stored (retry it with its idempotency key). The store's own error is kept as `cause`,
- * `reason` says why in one stable word, `storeCode` is the store's own code.
+ * A store this runtime cannot open: a keyv store that cannot list its keys, a malformed URL, a
+ * version movie-log does not know, or a client package not installed (`missingPackage`).
+ * Not retryable: it fails the same way until the setup changes.
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (StoreUnavailableError.is(error)) {
- *     console.warn(error.reason, error.storeCode) // 'too-many-connections' '53300'
- *     retryLater()
- *   }
- * }
- * ```
- */
-export class StoreUnavailableError extends MovieLogError {
-  override name = 'StoreUnavailableError'
-  protected static override readonly names = ['StoreUnavailableError']
-  /** Why the store failed: `'unreachable'`, `'timeout'`, `'disk-full'`, ... (see the type). */
-  readonly reason: StoreFailureReason
-  /**
-   * The store's own error code, when it gave one: a Node errno (`ECONNREFUSED`), a PostgreSQL
-   * SQLSTATE (`57P01`, `53300`), a SQLite code (`SQLITE_FULL`), a Redis reply (`READONLY`) or
-   * a node-redis error class (`ClientOfflineError`). For logs; `reason` is the stable part.
-   */
-  readonly storeCode: string | undefined
-
-  constructor(operation: string, cause: unknown) {
-    const { reason, code } = classifyStoreFailure(cause)
-    const words = STORE_FAILURE_WORDS[reason]
-    super('STORE_UNAVAILABLE', `The movie store is unavailable (${operation}: ${words})`, {
-      cause,
-    })
-    this.reason = reason
-    this.storeCode = code
-  }
-}
-
-/**
- * The store given to `createMovieLog` cannot hold a movie log (it cannot list its keys).
- *
- * @example
- * ```ts
- * createMovieLog(new Keyv({ store: someAdapterWithoutIterator })) // throws UnsupportedStoreError
+ * if (UnsupportedStoreError.is(error)) console.error(error.missingPackage ?? error.message)
  * ```
  */
 export class UnsupportedStoreError extends MovieLogError {
   override name = 'UnsupportedStoreError'
   protected static override readonly names = ['UnsupportedStoreError']
+  /** The optional package the store needs and this install lacks (`'@keyv/redis'`), if that is why. */
+  readonly missingPackage: string | undefined
+
+  constructor(message: string, options: { cause?: unknown; missingPackage?: string } = {}) {
+    super('UNSUPPORTED_STORE', message, 'cause' in options ? { cause: options.cause } : {})
+    this.missingPackage = options.missingPackage
+  }
+}
+
+/**
+ * A call on a log after its `close()` released its store: create another log. Not retryable.
+ *
+ * @example
+ * ```ts
+ * await log.close(); await log.listMovies() // throws LogClosedError
+ * ```
+ */
+export class LogClosedError extends MovieLogError {
+  override name = 'LogClosedError'
+  protected static override readonly names = ['LogClosedError']
+
+  constructor(message = 'This movie log was closed: create another to use the store') {
+    super('LOG_CLOSED', message)
+  }
+}
+
+/**
+ * Two namespaces for one store that disagree: a Keyv's own and `options.namespace`, or an
+ * adapter already serving another movie-log namespace (a keyv adapter keeps one).
+ *
+ * @example
+ * ```ts
+ * createMovieLog(new Keyv({ namespace: 'a' }), { namespace: 'b' }) // throws NamespaceConflictError
+ * ```
+ */
+export class NamespaceConflictError extends MovieLogError {
+  override name = 'NamespaceConflictError'
+  protected static override readonly names = ['NamespaceConflictError']
 
   constructor(message: string) {
-    super('UNSUPPORTED_STORE', message)
+    super('NAMESPACE_CONFLICT', message)
+  }
+}
+
+/**
+ * The server a client watches offers no live change feed (an older server, a proxy in the
+ * way): retrying will not help; poll `listMovies` instead.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (FeedUnavailableError.is(error)) pollEvery(30_000) }
+ * ```
+ */
+export class FeedUnavailableError extends MovieLogError {
+  override name = 'FeedUnavailableError'
+  protected static override readonly names = ['FeedUnavailableError']
+
+  constructor(message: string) {
+    super('FEED_UNAVAILABLE', message)
   }
 }
 

@@ -1,6 +1,6 @@
 import type { LogDriver, StoreDriver } from './driver'
-import { StoreUnavailableError } from './errors'
-import { StoreTimeoutError } from './store-failure'
+import { MovieLogError } from './errors'
+import { type StoreFailure, StoreTimeoutError, StoreUnavailableError } from './store-failure'
 
 /**
  * One owner's log as the core calls it: a call that hangs past `timeoutMs` (on a store that can
@@ -10,7 +10,7 @@ import { StoreTimeoutError } from './store-failure'
  */
 export function guardLog(
   log: LogDriver,
-  store: Pick<StoreDriver, 'remote' | 'isStoreFailure'>,
+  store: Pick<StoreDriver, 'remote' | 'classifyFailure'>,
   timeoutMs: number,
 ): LogDriver {
   const guard = guarded(store, timeoutMs)
@@ -34,13 +34,16 @@ export type Guard = <T>(operation: string, call: () => Promise<T>) => Promise<T>
 
 /** Guards store-wide calls (`owners`) as `guardLog` guards one owner's. */
 export function guarded(
-  store: Pick<StoreDriver, 'remote' | 'isStoreFailure'>,
+  store: Pick<StoreDriver, 'remote' | 'classifyFailure'>,
   timeoutMs: number,
 ): Guard {
-  const failed = (operation: string, error: unknown) =>
-    error instanceof StoreTimeoutError || store.isStoreFailure(error)
-      ? new StoreUnavailableError(operation, error)
-      : error
+  const failed = (operation: string, error: unknown) => {
+    // movie-log's own errors say what they are: never read again as the store failing.
+    if (MovieLogError.is(error)) return error
+    const failure: StoreFailure | undefined =
+      error instanceof StoreTimeoutError ? { reason: 'timeout' } : store.classifyFailure(error)
+    return failure ? new StoreUnavailableError(operation, error, failure) : error
+  }
   if (!store.remote) {
     // A store that cannot hang (in memory) gets no timer.
     return async (operation, call) => {

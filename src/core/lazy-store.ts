@@ -1,23 +1,25 @@
-import { isProgrammingError, type LogDriver, type StoreDriver } from './driver'
-import { MovieLogError, UnsupportedStoreError } from './errors'
+import type { LogDriver, StoreDriver } from './driver'
+import { LogClosedError } from './errors'
 
 /**
  * A store whose driver is opened on first use (a store URL: its client is imported and
  * connected then), so that `createMovieLog(url)` can answer at once. An open that failed is
- * tried again by the next call: the log works again once the store is back.
+ * tried again by the next call: the log works again once the store is back. Until it is
+ * open, `classifyOpenFailure` (the opener's classifier) says which errors of opening it are
+ * the store failing.
  */
 export function lazyStore(
   kind: string,
   remote: boolean,
   open: () => Promise<StoreDriver>,
+  classifyOpenFailure: StoreDriver['classifyFailure'],
 ): StoreDriver {
   let opened: StoreDriver | undefined
   let opening: Promise<StoreDriver> | undefined
   let closed = false
   const driver = (): Promise<StoreDriver> | StoreDriver => {
     if (opened) return opened
-    if (closed)
-      throw new UnsupportedStoreError('This movie log was closed: create another to use the store')
+    if (closed) throw new LogClosedError()
     opening ??= open().then(
       (store) => {
         opened = store
@@ -82,12 +84,9 @@ export function lazyStore(
         stop?.()
       }
     },
-    // Before the driver is there, what failed was opening it: the store, unless it was a bug
-    // or movie-log refusing the store (a malformed URL, a version it does not know).
-    isStoreFailure: (error) =>
-      opened
-        ? opened.isStoreFailure(error)
-        : !isProgrammingError(error) && !(error instanceof MovieLogError),
+    // Before the driver is there, what failed was opening it: the opener's classifier reads it.
+    classifyFailure: (error) =>
+      opened ? opened.classifyFailure(error) : classifyOpenFailure(error),
     close: async () => {
       closed = true
       const store = opened ?? (await opening?.catch(() => undefined))

@@ -1,8 +1,9 @@
 /**
- * Why a store failed, read from the error its client raised: the store's own code (a Node
- * errno, a PostgreSQL SQLSTATE, a SQLite result code, a Redis reply prefix) sorted into a few
- * reasons an operator can act on.
+ * What the core knows of a store failure: the few reasons an operator can act on, the timeout
+ * it raises itself, and the error it raises for both. Which error of which client means which
+ * reason is each driver's own knowledge (its `classifyFailure`, behind the port), never the core's.
  */
+import { MovieLogError } from './errors'
 
 /**
  * Why the store failed, as far as its error tells:
@@ -16,7 +17,7 @@
  *   persist);
  * - `'auth-failed'`: the store refused the credentials;
  * - `'busy'`: locked by another writer past the wait allowed, or a deadlock;
- * - `'unknown'`: none of these.
+ * - `'unknown'`: the driver knows the store failed, but not which of these it was.
  *
  * @example
  * ```ts
@@ -32,6 +33,32 @@ export type StoreFailureReason =
   | 'auth-failed'
   | 'busy'
   | 'unknown'
+
+/** Every reason, for those that read one from outside (a problem's `reason`). */
+export const STORE_FAILURE_REASONS: readonly StoreFailureReason[] = [
+  'unreachable',
+  'timeout',
+  'too-many-connections',
+  'disk-full',
+  'read-only',
+  'auth-failed',
+  'busy',
+  'unknown',
+]
+
+/**
+ * A store failure as a driver's classifier reads it: why, and the store's own code for it
+ * (`ECONNREFUSED`, `57P01`, `SQLITE_FULL`, `READONLY`, a node-redis class name) when it gave one.
+ *
+ * @example
+ * ```ts
+ * const failure: StoreFailure = { reason: 'too-many-connections', code: '53300' }
+ * ```
+ */
+export interface StoreFailure {
+  reason: StoreFailureReason
+  code?: string | undefined
+}
 
 /** A few words per reason, for messages and logs. */
 export const STORE_FAILURE_WORDS: Record<StoreFailureReason, string> = {
@@ -50,87 +77,42 @@ export class StoreTimeoutError extends Error {
   override name = 'StoreTimeoutError'
 }
 
-const BY_CODE: Record<string, StoreFailureReason> = {}
-function codes(reason: StoreFailureReason, list: string): void {
-  for (const code of list.split(' ')) BY_CODE[code] = reason
-}
-// Node errnos; PostgreSQL SQLSTATEs (class 08 connection, 57P0x shutdown, 53xxx resources,
-// 28xxx authorisation); SQLite result codes; Redis reply prefixes.
-codes(
-  'unreachable',
-  'ECONNREFUSED ECONNRESET ECONNABORTED EPIPE ENOTFOUND EAI_AGAIN EHOSTUNREACH EHOSTDOWN ' +
-    'ENETUNREACH ENETDOWN SQLITE_CANTOPEN 08000 08001 08003 08004 08006 57P01 57P02 57P03 LOADING',
-)
-codes('timeout', 'ETIMEDOUT 57014')
-codes('too-many-connections', '53300')
-codes('disk-full', 'ENOSPC EDQUOT 53100 SQLITE_FULL')
-codes('read-only', 'EROFS 25006 SQLITE_READONLY READONLY MISCONF')
-codes('auth-failed', '28000 28P01 WRONGPASS NOAUTH')
-codes('busy', '40001 40P01 55P03 SQLITE_BUSY SQLITE_LOCKED BUSY')
-
-// Errors that carry no code: node-redis's classes, pg's own messages.
-const BY_NAME: Record<string, StoreFailureReason> = {
-  StoreTimeoutError: 'timeout',
-  ConnectionTimeoutError: 'timeout',
-  SocketTimeoutError: 'timeout',
-  ClientClosedError: 'unreachable',
-  ClientOfflineError: 'unreachable',
-  SocketClosedUnexpectedlyError: 'unreachable',
-  ReconnectStrategyError: 'unreachable',
-}
-const BY_MESSAGE: [RegExp, StoreFailureReason][] = [
-  [/timeout|timed out/i, 'timeout'],
-  [/max(imum)? number of clients|too many (clients|connections)/i, 'too-many-connections'],
-  [/connection terminated|socket closed|client is (closed|offline)/i, 'unreachable'],
-  // A SQL driver used after close(): node-sqlite3's closed database, pg's ended pool.
-  [/database is closed|after calling end on the pool/i, 'unreachable'],
-]
-const NOT_CODES = new Set([
-  'Error',
-  'TypeError',
-  'RangeError',
-  'AggregateError',
-  'StoreTimeoutError',
-])
-
 /**
- * The reason and the store's own code (`ECONNREFUSED`, `57P01`, `SQLITE_FULL`, `READONLY`, or
- * an error class name where there is no code) of a store failure. The error and its causes
- * are read outermost first; the first that says something decides.
+ * The store failed or could not be reached (Redis down, database gone, disk full). The same
+ * call may succeed once the store is back; an add that failed this way may or may not have
+ * been stored (retry it with its idempotency key). The store's own error is kept as `cause`,
+ * `reason` says why in one stable word (read by the store's driver from its client's error;
+ * over HTTP, carried in the problem details), `storeCode` is the store's own code (never sent
+ * over HTTP).
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (StoreUnavailableError.is(error)) {
+ *     console.warn(error.reason, error.storeCode) // 'too-many-connections' '53300'
+ *     retryLater()
+ *   }
+ * }
+ * ```
  */
-export function classifyStoreFailure(error: unknown): {
-  reason: StoreFailureReason
-  code: string | undefined
-} {
-  let firstCode: string | undefined
-  for (const candidate of chain(error)) {
-    const code = codeOf(candidate)
-    firstCode ??= code
-    const reason =
-      (code && BY_CODE[code]) ??
-      BY_NAME[candidate.name] ??
-      BY_MESSAGE.find(([pattern]) => pattern.test(candidate.message))?.[1]
-    if (reason) return { reason, code: code ?? firstCode }
+export class StoreUnavailableError extends MovieLogError {
+  override name = 'StoreUnavailableError'
+  protected static override readonly names = ['StoreUnavailableError']
+  /** Why the store failed: `'unreachable'`, `'timeout'`, `'disk-full'`, ... (see the type). */
+  readonly reason: StoreFailureReason
+  /**
+   * The store's own error code, when it gave one: a Node errno (`ECONNREFUSED`), a PostgreSQL
+   * SQLSTATE (`57P01`, `53300`), a SQLite code (`SQLITE_FULL`), a Redis reply (`READONLY`) or
+   * a node-redis error class (`ClientOfflineError`). For logs; `reason` is the stable part.
+   */
+  readonly storeCode: string | undefined
+
+  constructor(operation: string, cause: unknown, failure: StoreFailure = { reason: 'unknown' }) {
+    const words = STORE_FAILURE_WORDS[failure.reason] ?? STORE_FAILURE_WORDS.unknown
+    super('STORE_UNAVAILABLE', `The movie store is unavailable (${operation}: ${words})`, {
+      cause,
+    })
+    this.reason = failure.reason
+    this.storeCode = failure.code
   }
-  return { reason: 'unknown', code: firstCode }
-}
-
-function codeOf(error: Error): string | undefined {
-  const { code } = error as { code?: unknown }
-  if (typeof code === 'string' && code) return code
-  // A Redis error reply starts with its code: `READONLY You can't write against a replica`.
-  const reply = /^([A-Z]{4,})\b/.exec(error.message)?.[1]
-  if (reply && reply !== 'ERR') return reply
-  // node-redis's errors have no code: their class says it. Ours is no code of the store's.
-  return NOT_CODES.has(error.name) || error.name === 'error' ? undefined : error.name
-}
-
-// The error, its causes, and the errors an AggregateError gathers (a refused connect to each
-// address of a host), at most a few levels deep.
-function* chain(error: unknown, depth = 0): Generator<Error> {
-  if (!(error instanceof Error) || depth > 4) return
-  yield error
-  if (error instanceof AggregateError)
-    for (const inner of error.errors) yield* chain(inner, depth + 1)
-  yield* chain(error.cause, depth + 1)
 }

@@ -1,5 +1,5 @@
 import Keyv, { type KeyvOptions, type KeyvStoreAdapter } from 'keyv'
-import { UnsupportedStoreError } from '../core/errors'
+import { NamespaceConflictError, UnsupportedStoreError } from '../core/errors'
 
 /**
  * What `createMovieLog` accepts as a store: a Keyv (keyv 5 or 6), a keyv storage adapter, or a
@@ -44,7 +44,7 @@ const DEFAULT_NAMESPACE = 'movie-log'
 export function toKeyv(store: MovieLogStore | undefined, namespace: string | undefined): Keyv {
   if (isKeyv(store)) {
     if (namespace !== undefined && namespace !== store.namespace) {
-      throw new UnsupportedStoreError(
+      throw new NamespaceConflictError(
         `The Keyv given has the namespace '${store.namespace}' but options.namespace is '${namespace}': ` +
           'a Keyv keeps its own namespace, so set it on the Keyv or pass the adapter instead.',
       )
@@ -57,7 +57,7 @@ export function toKeyv(store: MovieLogStore | undefined, namespace: string | und
     store instanceof Map ? undefined : (store as { namespace?: unknown } | undefined)?.namespace
   if (typeof own === 'string' && own !== '') {
     if (namespace !== undefined && namespace !== own) {
-      throw new UnsupportedStoreError(
+      throw new NamespaceConflictError(
         `The store adapter has the namespace '${own}' but options.namespace is '${namespace}': give one of them, or the same.`,
       )
     }
@@ -123,7 +123,7 @@ const adapterNamespaces = new WeakMap<object, string>()
 function claimAdapter(adapter: object, namespace: string): void {
   const claimed = adapterNamespaces.get(adapter)
   if (claimed !== undefined && claimed !== namespace) {
-    throw new UnsupportedStoreError(
+    throw new NamespaceConflictError(
       `This store adapter already serves the movie-log namespace '${claimed}'. keyv adapters keep ` +
         `one namespace each: create another adapter (same URL) for the namespace '${namespace}'.`,
     )

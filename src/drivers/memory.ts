@@ -1,7 +1,8 @@
 import type Keyv from 'keyv'
-import { byId, isProgrammingError, type LogDriver, type StoreDriver } from '../core/driver'
+import { byId, type LogDriver, type StoreDriver } from '../core/driver'
 import { type Movie, sameMovie } from '../core/movie'
 import { type ChangeHistory, changeHistory, type NewChange } from './change-history'
+import { classifyNodeFailure } from './failures'
 import { type KeyvLayout, keyvLayout, movieOwnerOf, moviesPrefixOf, pageOfOwners } from './keys'
 import { storeOf } from './keyv'
 import {
@@ -89,8 +90,10 @@ export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): Stor
       return pageOfOwners(named, after, limit)
     },
     onChange: (owner, wake) => history.listen(keyvLayout(owner).movies, wake),
-    // Nothing here can fail but a Map of the caller's that throws, which is its store failing.
-    isStoreFailure: (error) => !isProgrammingError(error),
+    // A Map in this process does not fail as a store does: a Map of the caller's that throws a
+    // socket or file error (one backed by a file, say) is its store failing; anything else it
+    // throws is a bug, and not hidden as a 503.
+    classifyFailure: classifyNodeFailure,
     close: async () => {},
   }
 }

@@ -11,6 +11,7 @@ import { redact } from '../core/store-url'
 import { importPeer } from './peer'
 import { type Listening, openListener } from './postgres-listen'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
+import { classifyPostgresFailure } from './sql-failures'
 import { schemaStatements } from './sql-statements'
 
 /** The oldest PostgreSQL the driver knows (as `server_version_num`). */
@@ -125,7 +126,11 @@ async function preparedDriver(
   )
   checkPostgresVersion(Number(row?.number), String(row?.version))
   await createSchema(pool)
-  return createSqlDriver(connection, { kind: 'postgres', namespace: options.namespace })
+  return createSqlDriver(connection, {
+    kind: 'postgres',
+    namespace: options.namespace,
+    classifyFailure: classifyPostgresFailure,
+  })
 }
 
 /**

@@ -1,6 +1,7 @@
 import { UnsupportedStoreError } from '../core/errors'
 import { redact } from '../core/store-url'
-import type { RedisClient, RedisConnection } from './redis-connect'
+import { importPeer } from './peer'
+import { loadKeyvRedis, type RedisClient, type RedisConnection } from './redis-connect'
 import { isConnectionFailure, NotReplicated, RedisUnavailable } from './redis-failure'
 
 /**
@@ -94,9 +95,13 @@ export function parseClusterUrl(url: string): ClusterUrl {
  * most every 250 ms, in a new cluster connection made with `duplicate()` that replaces this
  * one once it is connected and covers every slot.
  */
-export async function openRedisCluster(url: string, connectTimeoutMs: number) {
+export async function openRedisCluster(
+  url: string,
+  connectTimeoutMs: number,
+  load: typeof loadKeyvRedis = loadKeyvRedis,
+) {
   const parsed = parseClusterUrl(url)
-  const { createCluster } = await import('@keyv/redis')
+  const { createCluster } = await importPeer('@keyv/redis', 'redis+cluster://', load)
   const made = () =>
     createCluster({
       rootNodes: parsed.rootNodes.map((node) => ({ url: node })),

@@ -1,5 +1,6 @@
 import { UnsupportedStoreError } from '../core/errors'
 import { redact } from '../core/store-url'
+import { importPeer } from './peer'
 import { isConnectionFailure, NotReplicated, RedisUnavailable } from './redis-failure'
 
 /**
@@ -53,6 +54,12 @@ export interface RedisConnection {
   close(): Promise<void>
 }
 
+/**
+ * Loads @keyv/redis, whose node-redis both Redis drivers (one Redis, a cluster) use. Here, in a
+ * module loaded only when a Redis URL is opened: a bundler of the core never meets the import.
+ */
+export const loadKeyvRedis = () => import('@keyv/redis')
+
 // The first Redis with ZRANGE's BYLEX ... REV ... LIMIT form, which every page uses.
 const OLDEST = [6, 2]
 
@@ -104,7 +111,7 @@ export async function openRedisClient(
         : `'${redact(url)}' is not a Redis URL with a host (redis://[[USER]:PASSWORD@]HOST[:PORT][/DB])`,
     )
   }
-  const { createClient } = await importKeyvRedis()
+  const { createClient } = await importPeer('@keyv/redis', 'redis://', loadKeyvRedis)
   const client = createClient({
     url,
     disableOfflineQueue: true,
@@ -177,15 +184,5 @@ export function clientConnection(
       if (client.isReady) await client.close()
       else client.destroy()
     },
-  }
-}
-
-async function importKeyvRedis() {
-  try {
-    return await import('@keyv/redis')
-  } catch (error) {
-    throw new UnsupportedStoreError(
-      `A redis:// store needs the @keyv/redis package (npm install @keyv/redis): ${(error as Error).message}`,
-    )
   }
 }

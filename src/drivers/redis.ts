@@ -12,7 +12,7 @@ import {
   type RedisClient,
   type RedisConnection,
 } from './redis-connect'
-import { isRedisStoreFailure } from './redis-failure'
+import { classifyRedisFailure } from './redis-failure'
 import { checkNamespace, redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
 import { type RedisShared, redisLog } from './redis-log'
 import { DROP_BATCH, shaOf } from './redis-scripts'
@@ -277,7 +277,7 @@ function createRedisDriver(
       }
       return owners
     },
-    isStoreFailure: isRedisStoreFailure,
+    classifyFailure: classifyRedisFailure,
     onChange: watchers.onChange,
     close: async () => {
       await watchers.close()

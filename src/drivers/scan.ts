@@ -1,16 +1,13 @@
 import type Keyv from 'keyv'
-import {
-  byDate,
-  byId,
-  isAfter,
-  isProgrammingError,
-  type LogDriver,
-  type StoreDriver,
-} from '../core/driver'
+import { byDate, byId, isAfter, type LogDriver, type StoreDriver } from '../core/driver'
 import type { Movie } from '../core/movie'
+import type { StoreFailure } from '../core/store-failure'
 import { type ChangeHistory, changeHistory } from './change-history'
+import { classifyNodeFailure } from './failures'
 import { type KeyvLayout, keyvLayout, movieOwnerOf, pageOfOwners } from './keys'
 import { keyvMovie, keyvMovieWrites, keyvRecords } from './records'
+import { classifyRedisFailure } from './redis-failure'
+import { classifyPostgresFailure, classifySqliteFailure } from './sql-failures'
 
 /** What the scan driver lacks, said once per store when a log is made on it. */
 export const SCAN_LIMITS =
@@ -50,9 +47,31 @@ export function createScanDriver(keyv: Keyv): StoreDriver {
       )
     },
     onChange: (owner, wake) => history.listen(keyvLayout(owner).movies, wake),
-    isStoreFailure: (error) => !isProgrammingError(error),
+    classifyFailure: classifyKeyvFailure,
     close: async () => {},
   }
+}
+
+/**
+ * The scan's classifier: a keyv adapter passes on its client's errors, so those of the clients
+ * keyv's own adapters use (node-sqlite3 for @keyv/sqlite, pg for @keyv/postgres, node-redis for
+ * @keyv/redis) and Node's socket and file errors are the store failing; anything else an
+ * adapter throws is a bug, answered 500 and logged.
+ *
+ * @example
+ * ```ts
+ * classifyKeyvFailure(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' }))
+ * // { reason: 'disk-full', code: 'SQLITE_FULL' }
+ * classifyKeyvFailure(new Error('adapter bug')) // undefined
+ * ```
+ */
+export function classifyKeyvFailure(error: unknown): StoreFailure | undefined {
+  return (
+    classifySqliteFailure(error) ??
+    classifyPostgresFailure(error) ??
+    classifyRedisFailure(error) ??
+    classifyNodeFailure(error)
+  )
 }
 
 function scanLog(keyv: Keyv, scope: object, layout: KeyvLayout, history: ChangeHistory): LogDriver {

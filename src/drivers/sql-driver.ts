@@ -1,7 +1,7 @@
 import type { ChangeRead, DateQuery, LogDriver, StoreDriver, StoredChange } from '../core/driver'
 import type { Movie } from '../core/movie'
+import type { StoreFailure } from '../core/store-failure'
 import { createMovieCache } from './movie-cache'
-import { isSqlStoreFailure } from './sql-failures'
 import { type SqlDialect, sqlStatements } from './sql-statements'
 import { createWatchers, type WakeHub, type WakeSource } from './watchers'
 
@@ -40,7 +40,12 @@ export function movieText(movie: Movie): string {
  */
 export function createSqlDriver(
   connection: SqlConnection,
-  options: { kind: string; namespace: string },
+  options: {
+    kind: string
+    namespace: string
+    /** The database's own classifier (SQLite's result codes, PostgreSQL's SQLSTATEs). */
+    classifyFailure: (error: unknown) => StoreFailure | undefined
+  },
 ): StoreDriver {
   const sql = sqlStatements(connection.dialect)
   const { namespace } = options
@@ -173,7 +178,7 @@ export function createSqlDriver(
       (await query(sql.owners, [namespace, after ?? '', limitOf(limit)])).map(
         (row) => row.owner as string,
       ),
-    isStoreFailure: isSqlStoreFailure,
+    classifyFailure: options.classifyFailure,
     onChange: watchers.onChange,
     close: () => {
       const sending = [...announcing.values()].map((entry) => entry.sent)

@@ -1,41 +1,89 @@
-import { isProgrammingError } from '../core/driver'
+/**
+ * The SQL drivers' failure classifiers: which errors of node-sqlite3 and of pg are the store
+ * failing, and why. Any other error (bad SQL, a constraint, a bug) is no store failure.
+ */
+import type { StoreFailure } from '../core/store-failure'
+import { classifyChain, codes, errnoFailure, type FailureCodes } from './failures'
 
 // SQLite result codes that are the file or the disk failing, or another writer holding the lock
 // past the busy timeout. Not SQLITE_ERROR (bad SQL), CONSTRAINT, MISMATCH, RANGE: bugs.
 const SQLITE_FAILURES =
   /^SQLITE_(BUSY|LOCKED|FULL|READONLY|CANTOPEN|IOERR|PERM|NOMEM|PROTOCOL|CORRUPT|NOTADB|AUTH|INTERRUPT)/
+const SQLITE_REASONS: FailureCodes = {}
+codes(SQLITE_REASONS, 'unreachable', 'SQLITE_CANTOPEN')
+codes(SQLITE_REASONS, 'disk-full', 'SQLITE_FULL')
+codes(SQLITE_REASONS, 'read-only', 'SQLITE_READONLY')
+codes(SQLITE_REASONS, 'busy', 'SQLITE_BUSY SQLITE_LOCKED')
 
 // PostgreSQL SQLSTATE classes: 08 connection, 53 resources (disk, memory, connections), 57
 // operator intervention (shutdown, cancelled), 28 authorisation, 3D no such database, 58 the
 // server's own I/O; and the single states of a busy or read-only store. Not 42 (syntax, no such
 // column) nor 23 (a constraint): bugs.
 const POSTGRES_FAILURES = /^(08|53|57|28|3D|58)[0-9A-Z]{3}$|^(40001|40P01|55P03|25006)$/
+const POSTGRES_REASONS: FailureCodes = {}
+codes(POSTGRES_REASONS, 'unreachable', '08000 08001 08003 08004 08006 57P01 57P02 57P03')
+codes(POSTGRES_REASONS, 'timeout', '57014')
+codes(POSTGRES_REASONS, 'too-many-connections', '53300')
+codes(POSTGRES_REASONS, 'disk-full', '53100')
+codes(POSTGRES_REASONS, 'read-only', '25006')
+codes(POSTGRES_REASONS, 'auth-failed', '28000 28P01')
+codes(POSTGRES_REASONS, 'busy', '40001 40P01 55P03')
 
-// What pg says, with no code, when a connection dies or never comes, or its pool was ended;
-// and node-sqlite3 when its database was closed (SQLITE_MISUSE, otherwise a bug).
-const FAILURE_MESSAGES =
-  /connection terminated|timeout exceeded when trying to connect|cannot use a pool after calling end|client was closed and is not queryable|client has encountered a connection error|connection ended|database is closed/i
+// What pg says, with no code, when a connection dies or never comes, or its pool was ended.
+const PG_MESSAGES: [RegExp, StoreFailure['reason']][] = [
+  [/timeout exceeded when trying to connect|connection timeout/i, 'timeout'],
+  [/too many (clients|connections)/i, 'too-many-connections'],
+  [
+    /connection terminated|cannot use a pool after calling end|client was closed and is not queryable|client has encountered a connection error|connection ended/i,
+    'unreachable',
+  ],
+]
 
 /**
- * Whether an error from sqlite3 or pg is the store failing (unreachable, refused, out of disk,
- * locked, closed) rather than a bug: the error, its causes, and the errors it gathers are read.
+ * The SQLite driver's classifier: node-sqlite3's result codes for the file or disk failing or
+ * a lock held too long, a database used after it was closed, and Node's errnos.
  *
  * @example
  * ```ts
- * isSqlStoreFailure(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })) // true
- * isSqlStoreFailure(Object.assign(new Error('syntax error'), { code: '42601' })) // false
+ * classifySqliteFailure(Object.assign(new Error('database is full'), { code: 'SQLITE_FULL' }))
+ * // { reason: 'disk-full', code: 'SQLITE_FULL' }
  * ```
  */
-export function isSqlStoreFailure(error: unknown, depth = 0): boolean {
-  if (!(error instanceof Error) || isProgrammingError(error) || depth > 4) return false
-  const { code } = error as { code?: unknown }
-  if (typeof code === 'string') {
-    if (SQLITE_FAILURES.test(code) || POSTGRES_FAILURES.test(code)) return true
-    // Node's own errnos (ECONNREFUSED, ETIMEDOUT, ENOSPC, EACCES ...), never its ERR_* misuses.
-    if (/^E[A-Z]+$/.test(code)) return true
-    if (code !== 'SQLITE_MISUSE') return false
-  }
-  if (FAILURE_MESSAGES.test(error.message)) return true
-  const inner = error instanceof AggregateError ? error.errors : []
-  return [...inner, error.cause].some((cause) => isSqlStoreFailure(cause, depth + 1))
+export function classifySqliteFailure(error: unknown): StoreFailure | undefined {
+  return classifyChain(error, (candidate) => {
+    const { code } = candidate as { code?: unknown }
+    if (typeof code === 'string' && SQLITE_FAILURES.test(code))
+      return { reason: SQLITE_REASONS[code] ?? 'unknown', code }
+    // node-sqlite3's closed database: SQLITE_MISUSE, which is otherwise a bug.
+    if (
+      (code === undefined || code === 'SQLITE_MISUSE') &&
+      /database is closed/i.test(candidate.message)
+    )
+      return { reason: 'unreachable', code: typeof code === 'string' ? code : undefined }
+    return errnoFailure(candidate)
+  })
+}
+
+/**
+ * The PostgreSQL driver's classifier: pg's SQLSTATEs for a connection, resources,
+ * authorisation or a shutdown, its messages for a connection lost or a pool ended, and Node's
+ * errnos.
+ *
+ * @example
+ * ```ts
+ * classifyPostgresFailure(Object.assign(new Error('too many'), { code: '53300' }))
+ * // { reason: 'too-many-connections', code: '53300' }
+ * ```
+ */
+export function classifyPostgresFailure(error: unknown): StoreFailure | undefined {
+  return classifyChain(error, (candidate) => {
+    const { code } = candidate as { code?: unknown }
+    if (typeof code === 'string' && POSTGRES_FAILURES.test(code))
+      return { reason: POSTGRES_REASONS[code] ?? 'unknown', code }
+    if (typeof code !== 'string' || code === '') {
+      const reason = PG_MESSAGES.find(([pattern]) => pattern.test(candidate.message))?.[1]
+      if (reason) return { reason }
+    }
+    return errnoFailure(candidate)
+  })
 }

@@ -9,6 +9,7 @@ import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
 import { importPeer } from './peer'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
+import { classifySqliteFailure } from './sql-failures'
 import { schemaStatements, sqlStatements } from './sql-statements'
 import type { WakeHub, WakeSource } from './watchers'
 
@@ -120,7 +121,11 @@ async function preparedDriver(
   const [row] = await connection.query('SELECT sqlite_version() AS version', [])
   checkSqliteVersion(String(row?.version))
   for (const statement of schemaStatements('sqlite')) await connection.query(statement, [])
-  return createSqlDriver(connection, { kind: 'sqlite', namespace: options.namespace })
+  return createSqlDriver(connection, {
+    kind: 'sqlite',
+    namespace: options.namespace,
+    classifyFailure: classifySqliteFailure,
+  })
 }
 
 /**

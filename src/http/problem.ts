@@ -1,11 +1,10 @@
-import type { StoreUnavailableError } from '../core/errors'
 import {
   MovieLogError,
   type MovieLogErrorCode,
   NOT_A_JSON_OBJECT,
   type ValidationIssue,
 } from '../core/errors'
-import type { StoreFailureReason } from '../core/store-failure'
+import type { StoreFailureReason, StoreUnavailableError } from '../core/store-failure'
 import { type Reply, reasonPhrase } from './reply'
 
 /**
@@ -42,6 +41,8 @@ export interface Problem {
   status: number
   detail: string
   errors?: ProblemFieldError[]
+  /** Why the store failed, in a 503 (`'disk-full'`, ...): `StoreUnavailableError.reason`. */
+  reason?: StoreFailureReason
 }
 
 const PROBLEM_CONTENT_TYPE = 'application/problem+json'
@@ -57,6 +58,11 @@ const BY_CODE: Record<MovieLogErrorCode, { status: number; title: string; slug: 
   },
   STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable', slug: 'store-unavailable' },
   UNSUPPORTED_STORE: { status: 500, title: 'Unsupported store', slug: 'unsupported-store' },
+  // A log used after its close(), or namespaces that disagree: the host's bug, not retryable.
+  LOG_CLOSED: { status: 500, title: 'Log closed', slug: 'log-closed' },
+  NAMESPACE_CONFLICT: { status: 500, title: 'Namespace conflict', slug: 'namespace-conflict' },
+  // Raised by the client, of a server that has no change feed: what that server is, as HTTP.
+  FEED_UNAVAILABLE: { status: 501, title: 'Feed unavailable', slug: 'feed-unavailable' },
   IDEMPOTENCY_KEY_INVALID: {
     status: 400,
     title: 'Invalid idempotency key',
@@ -121,6 +127,9 @@ export function errorReply(error: unknown): Reply {
     status,
     detail: detailFor(error, issues),
     errors: issues?.map((issue) => fieldError(error.code, issue)),
+    // The stable word, never the store's own code (an internal).
+    reason:
+      error.code === 'STORE_UNAVAILABLE' ? (error as StoreUnavailableError).reason : undefined,
   }
   return toReply(problem, retryAfter(error.code))
 }
@@ -143,7 +152,12 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
       return STORE_DETAILS[(error as StoreUnavailableError).reason] ?? STORE_DETAILS.unknown
     case 'UNSUPPORTED_STORE':
     case 'INVALID_OWNER':
+    case 'NAMESPACE_CONFLICT':
       return 'The server is not configured correctly.'
+    case 'LOG_CLOSED':
+      return 'The server closed this movie log: it is shutting down or misconfigured.'
+    case 'FEED_UNAVAILABLE':
+      return 'This server offers no live change feed.'
     // Written for clients, with nothing internal in them.
     case 'IDEMPOTENCY_KEY_INVALID':
     case 'IDEMPOTENCY_KEY_REUSED':

@@ -1,6 +1,6 @@
-import { StoreUnavailableError } from '../core/errors'
 import type { Movie, NewMovie } from '../core/movie'
 import type { MovieLog, MovieLogs } from '../core/movie-log'
+import { StoreUnavailableError } from '../core/store-failure'
 import { acceptsJson, listTypeOf } from './accept'
 import { readJsonBody } from './body'
 import { etagOf } from './conditions'

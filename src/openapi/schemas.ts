@@ -10,6 +10,7 @@ import {
   TITLE_MAX_LENGTH,
   UNSAFE_IN_LINK,
 } from '../core/fields'
+import { STORE_FAILURE_REASONS } from '../core/store-failure'
 import { type JsonSchema, schemaRef } from './components'
 
 /** The inside of a one-class regex (`[a-z]` -> `a-z`), to build other classes from it. */
@@ -166,6 +167,10 @@ const problem: JsonSchema = {
           detail: { type: 'string' },
         },
       },
+    },
+    reason: {
+      description: 'In a 503 from the store: why it failed, one stable word.',
+      enum: [...STORE_FAILURE_REASONS],
     },
   },
 }

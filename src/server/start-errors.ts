@@ -87,11 +87,8 @@ function* causes(error: unknown, depth = 0): Generator<Error> {
  */
 export const SERVER_PACKAGES = ['h3', 'listhen']
 
-/** The package an import could not find (Node's ERR_MODULE_NOT_FOUND), else undefined. */
-export function missingPackage(error: unknown): string | undefined {
-  if ((error as { code?: unknown })?.code !== 'ERR_MODULE_NOT_FOUND') return undefined
-  return /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1]
-}
+/** The package an import could not find, else undefined: the drivers' one way to tell. */
+export { missingPackageOf as missingPackage } from '../create'
 
 /** The URL with its password replaced by `***`, for logs and error messages. */
 export function redact(url: string): string {

@@ -8,6 +8,7 @@ import {
   type MovieLogOptions,
   type MovieLogs,
   StoreUnavailableError,
+  UnsupportedStoreError,
 } from '../index'
 import { explainStoreFailure } from './start-errors'
 
@@ -74,16 +75,12 @@ async function openChecked<Opened extends { close(): Promise<void> }>(
     }
     // movie-log refused the store (a malformed URL, a version it does not know): it says why.
     if (MovieLogError.is(error)) {
-      throw new StoreOpenError(error.message, { cause: error, badUrl: !missingPackage(error) })
+      // A store's client package that is not installed: the URL is fine, the machine lacks it.
+      const missing = UnsupportedStoreError.is(error) && error.missingPackage !== undefined
+      throw new StoreOpenError(error.message, { cause: error, badUrl: !missing })
     }
     throw error
   }
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
-
-// A store's client package that is not installed: the URL is fine, the machine lacks it.
-const missingPackage = (error: Error) => {
-  const { code } = (error.cause ?? {}) as { code?: unknown }
-  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND'
-}
