@@ -53,24 +53,29 @@ export async function exportReply(
   let page = await log.listMovies({ ...options, limit: STREAM_PAGE_SIZE })
   let first: string | null = header + lines(page.movies)
   const encoder = new TextEncoder()
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (first !== null) {
-        controller.enqueue(encoder.encode(first))
-        first = null
-      } else if (page.nextCursor === null) {
-        controller.close()
-      } else {
-        // A store failure here aborts the body: a broken response, never a short export.
-        page = await log.listMovies({
-          ...options,
-          limit: STREAM_PAGE_SIZE,
-          cursor: page.nextCursor,
-        })
-        controller.enqueue(encoder.encode(lines(page.movies)))
-      }
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (first !== null) {
+          controller.enqueue(encoder.encode(first))
+          first = null
+        } else if (page.nextCursor === null) {
+          controller.close()
+        } else {
+          // A store failure here aborts the body: a broken response, never a short export.
+          page = await log.listMovies({
+            ...options,
+            limit: STREAM_PAGE_SIZE,
+            cursor: page.nextCursor,
+          })
+          controller.enqueue(encoder.encode(lines(page.movies)))
+        }
+      },
+      // No page read ahead: the store is read only as the client reads, so an export whose client
+      // stopped reading holds at most the page it is sending.
     },
-  })
+    { highWaterMark: 0 },
+  )
   return { status: 200, headers: { 'content-type': format.type, vary: 'accept' }, body }
 }
 

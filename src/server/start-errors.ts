@@ -4,6 +4,7 @@
  * package that is not installed.
  */
 import { resolve } from 'node:path'
+import { redact } from '../core/store-url'
 
 type Explain = (url: URL, code: string) => string
 
@@ -91,9 +92,4 @@ export const SERVER_PACKAGES = ['h3', 'listhen']
 export function missingPackage(error: unknown): string | undefined {
   if ((error as { code?: unknown })?.code !== 'ERR_MODULE_NOT_FOUND') return undefined
   return /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1]
-}
-
-/** The URL with its password replaced by `***`, for logs and error messages. */
-export function redact(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@')
 }
