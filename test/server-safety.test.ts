@@ -194,7 +194,7 @@ describe('open streams, bounded per handler (issue 37 item 5)', () => {
 
   it('an export reads the store only as its client reads: a stalled one holds a page', async () => {
     const log: MovieLog = createMovieLog()
-    for (let n = 0; n < 2001; n++) await log.addMovie(aMovie({ title: `Movie ${n}` }))
+    for (let n = 0; n < 201; n++) await log.addMovie(aMovie({ title: `Movie ${n}` }))
     const listMovies = vi.spyOn(log, 'listMovies')
     const response = await open(toWebHandler(log), 'application/x-ndjson')
     const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>
