@@ -1,5 +1,6 @@
 // Issue 37, the server's items: store URLs printed with their passwords (3), DNS rebinding (4),
 // unbounded streams (5), and a SQLite folder that cannot be made spinning a core forever (9).
+import { request as httpRequest } from 'node:http'
 import { platform } from 'node:os'
 import { createMovieLog, type MovieLog } from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
@@ -12,6 +13,7 @@ import { createApp } from '../src/server/server'
 import { explainStoreFailure } from '../src/server/start-errors'
 import { openCheckedLog } from '../src/server/store'
 import { aMovie } from './_movies'
+import { childrenOfEachTest } from './_server-client'
 
 describe('a store URL as it is printed (issue 37 item 3)', () => {
   it.each([
@@ -234,3 +236,41 @@ describe.runIf(platform() === 'linux')(
     })
   },
 )
+
+describe('the server as `movie-log serve` runs it (items 4 and 5, one process)', () => {
+  const { start } = childrenOfEachTest()
+  // node:http, since fetch sends the Host of its URL only.
+  const get = (url: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: Record<string, unknown>; close(): void }>(
+      (resolve, reject) => {
+        const sent = httpRequest(url, { headers }, (response) =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            close: () => response.destroy(),
+          }),
+        )
+        sent.on('error', reject).end()
+      },
+    )
+
+  it('refuses a rebound Host with 421, and a stream past MOVIE_LOG_MAX_STREAMS with 503', async () => {
+    const server = await start({ MOVIE_LOG_STORE: 'memory://', MOVIE_LOG_MAX_STREAMS: '1' })
+    const { port } = server
+    expect((await get(server.url, { host: `evil.example:${port}` })).status).toBe(421)
+    const feed = await get(server.url, { accept: 'text/event-stream' })
+    expect(feed.status).toBe(200)
+    const refused = await get(server.url, { accept: 'text/csv' })
+    expect([refused.status, refused.headers['retry-after']]).toEqual([503, '5'])
+    refused.close()
+    // The client goes away: its place is free again.
+    feed.close()
+    await expect
+      .poll(async () => {
+        const next = await get(server.url, { accept: 'text/csv', host: `localhost:${port}` })
+        next.close()
+        return next.status
+      })
+      .toBe(200)
+  })
+})
