@@ -36,7 +36,14 @@ async function serve(store: string): Promise<Server> {
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), MOVIE_LOG_STORE: store },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      MOVIE_LOG_STORE: store,
+      // 1,000 feeds and more: past the default bound of 256 open streams.
+      MOVIE_LOG_MAX_STREAMS: '100000',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   await waitForPort(port, 60)
@@ -159,7 +166,7 @@ async function idleMemory() {
     feeds.close()
     // The heap: the handler in this process, the feeds' client sockets here too (an upper bound).
     const gc = (globalThis as { gc?: () => void }).gc
-    const local = createServer(toNodeHandler(createMovieLog()))
+    const local = createServer(toNodeHandler(createMovieLog(), { maxStreams: 100_000 }))
     const port = await freePort()
     await new Promise<void>((resolve) => local.listen(port, '127.0.0.1', resolve))
     gc?.()

@@ -9,7 +9,8 @@ import { tempFolders } from './_temp'
 
 const _tempFolder = tempFolders()
 
-const ORIGIN = 'http://movie-log.test'
+// A loopback name: the server, bound to 127.0.0.1, answers no other (DNS rebinding).
+const ORIGIN = 'http://localhost:3000'
 
 function appFor(env: Record<string, string>) {
   const app = createApp(createMovieLog(), configFromEnv(env))
@@ -33,6 +34,7 @@ describe('the example server settings', () => {
       token: undefined,
       private: false,
       corsOrigins: undefined,
+      maxStreams: 256,
     })
   })
 

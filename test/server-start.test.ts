@@ -74,6 +74,17 @@ describe('the example server refuses to start, naming the cause', () => {
     expect(line).toMatch(/ENOTDIR/)
   })
 
+  // Issue 37 item 9: Node's recursive mkdir spun a core forever here, and nothing was printed.
+  it.runIf(process.platform === 'linux')(
+    'a SQLite folder mkdir cannot make (/proc/nope), at once',
+    async () => {
+      const line = await refusal('sqlite:///proc/nope/x.sqlite')
+      expect(line).toBe(
+        "movie-log: cannot start: cannot create the SQLite file /proc/nope/x.sqlite: ENOENT: no such file or directory, mkdir '/proc/nope'",
+      )
+    },
+  )
+
   it('a SQLite file that cannot be opened, naming the path', async () => {
     // A folder where the file should be: SQLite cannot open it as a database.
     const path = tempFolder()

@@ -2,7 +2,7 @@
  * @module SQLite through the sqlite3 package: `sqlite://PATH`, a file shared by every process
  * that opens it (write-ahead log, and a busy timeout to wait for another writer's lock).
  */
-import { mkdir } from 'node:fs/promises'
+import { mkdir, stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { Database } from 'sqlite3'
 import type { StoreDriver } from '../core/driver'
@@ -45,7 +45,7 @@ export async function openSqliteDriver(
       .default,
   }))
   try {
-    await mkdir(dirname(path), { recursive: true })
+    await makeFolder(dirname(path))
   } catch (error) {
     throw openFailure(`cannot create the SQLite file ${path}: ${(error as Error).message}`, error)
   }
@@ -164,6 +164,30 @@ function sqlitePath(url: string): string {
     )
   }
   return resolve(path)
+}
+
+/**
+ * Creates `folder` and its missing parents, one level at a time. Node's recursive mkdir retries
+ * forever, one core at 100%, where mkdir answers ENOENT for a folder whose parent exists
+ * (`/proc/nope`): here that ENOENT is the answer.
+ */
+async function makeFolder(folder: string): Promise<void> {
+  const missing: string[] = []
+  for (let at = folder; ; at = dirname(at)) {
+    try {
+      await stat(at)
+      break
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT' || dirname(at) === at) throw error
+      missing.unshift(at)
+    }
+  }
+  for (const each of missing) {
+    await mkdir(each).catch((error: unknown) => {
+      // Made meanwhile by another process opening the same store: as good as made here.
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error
+    })
+  }
 }
 
 /** The cause of a file that cannot be created or opened, in a message naming the path. */

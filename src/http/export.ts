@@ -8,7 +8,7 @@ import type { Movie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
 import { listTypeOf } from './accept'
 import type { Reply } from './reply'
-import { STREAM_PAGE_SIZE } from './stream'
+import { EXPORT_PAGE_SIZE } from './stream'
 
 interface ExportFormat {
   type: string
@@ -50,27 +50,32 @@ export async function exportReply(
   const { header, lines } = await format.writer()
   const options = rangeOf(url)
   // The first page is read before answering, so a store that is down still gets a 503.
-  let page = await log.listMovies({ ...options, limit: STREAM_PAGE_SIZE })
+  let page = await log.listMovies({ ...options, limit: EXPORT_PAGE_SIZE })
   let first: string | null = header + lines(page.movies)
   const encoder = new TextEncoder()
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (first !== null) {
-        controller.enqueue(encoder.encode(first))
-        first = null
-      } else if (page.nextCursor === null) {
-        controller.close()
-      } else {
-        // A store failure here aborts the body: a broken response, never a short export.
-        page = await log.listMovies({
-          ...options,
-          limit: STREAM_PAGE_SIZE,
-          cursor: page.nextCursor,
-        })
-        controller.enqueue(encoder.encode(lines(page.movies)))
-      }
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (first !== null) {
+          controller.enqueue(encoder.encode(first))
+          first = null
+        } else if (page.nextCursor === null) {
+          controller.close()
+        } else {
+          // A store failure here aborts the body: a broken response, never a short export.
+          page = await log.listMovies({
+            ...options,
+            limit: EXPORT_PAGE_SIZE,
+            cursor: page.nextCursor,
+          })
+          controller.enqueue(encoder.encode(lines(page.movies)))
+        }
+      },
+      // No page read ahead: the store is read only as the client reads, so an export whose client
+      // stopped reading holds at most the page it is sending.
     },
-  })
+    { highWaterMark: 0 },
+  )
   return { status: 200, headers: { 'content-type': format.type, vary: 'accept' }, body }
 }
 

@@ -55,6 +55,11 @@ export interface MovieLogHttpOptions {
    */
   maxFeedBufferBytes?: number
   /**
+   * Streams open at once, exports (NDJSON, CSV) and change feeds together; past it, they answer
+   * 503 with `Retry-After`. A stream counts until it ends or its client goes away. Default 256.
+   */
+  maxStreams?: number
+  /**
    * Ends every open change feed when it aborts, each stream closed cleanly: a server shutting
    * down aborts it, so that its connections can close.
    */
@@ -89,6 +94,7 @@ const POSITIVE_INTEGER_OPTIONS = [
   'maxConcurrentAdds',
   'keepAliveMs',
   'maxFeedBufferBytes',
+  'maxStreams',
 ] as const
 
 /**

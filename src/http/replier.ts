@@ -19,6 +19,7 @@ import {
   parseIdempotencyKey,
   resolveTarget,
 } from './request'
+import { createStreamLimit } from './stream-limit'
 
 // The document's name below the base path. src/openapi/document.ts names it too; importing it
 // from there would load the document's code with every handler.
@@ -74,6 +75,8 @@ export function createMovieLogReplier(
   // The OpenAPI document's code is loaded on its first request: most handlers are never asked.
   let openApiReply: (() => Reply) | undefined
   let addsInFlight = 0
+  // Exports and change feeds, bounded together (./stream-limit.ts).
+  const streams = createStreamLimit(options.maxStreams ?? 256)
 
   async function add(log: MovieLog, request: Request, url: URL): Promise<Reply> {
     if (!isJsonContentType(request.headers.get('content-type'))) {
@@ -155,10 +158,12 @@ export function createMovieLogReplier(
       case 'delete':
         return deleteMovie(log, request, (target as { id: string }).id)
     }
-    if (target.kind === 'collection' && listTypeOf(request.headers.get('accept')) === 'events') {
-      return changeFeed(log, request, url, feed)
-    }
-    const exported = target.kind === 'collection' && (await exportReply(log, request, url))
+    const listType =
+      target.kind === 'collection' ? listTypeOf(request.headers.get('accept')) : undefined
+    if (listType === 'events') return streams(() => changeFeed(log, request, url, feed))
+    const exported =
+      (listType === 'ndjson' || listType === 'csv') &&
+      (await streams(() => exportReply(log, request, url)))
     if (exported) return exported
     if (!acceptsJson(request.headers.get('accept'))) {
       return notAcceptable(target.kind === 'collection' ? LIST_TYPES_TEXT : JSON_TYPE)

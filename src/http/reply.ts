@@ -29,6 +29,7 @@ const REASON_PHRASES: Record<number, string> = {
   412: 'Precondition Failed',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  421: 'Misdirected Request',
   422: 'Unprocessable Content',
   500: 'Internal Server Error',
   503: 'Service Unavailable',

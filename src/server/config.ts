@@ -10,6 +10,10 @@
  *   MOVIE_LOG_USERS  a users file (`name:<token SHA-256>` lines): a household, a diary and a
  *                    token per person; every request needs a token (./users.ts)
  *   MOVIE_LOG_CORS_ORIGINS        comma-separated origins, or *     default: no CORS
+ *   MOVIE_LOG_HOSTS  comma-separated host names answered besides loopback ones (./hosts.ts)
+ *                                                           default: bound to loopback, loopback
+ *                                                           names only; else any
+ *   MOVIE_LOG_MAX_STREAMS         exports and live feeds open at once  default 256
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -28,6 +32,10 @@ export interface ServerConfig {
   corsOrigins?: '*' | string[]
   /** A household: each person's diary, reached with their own token (MOVIE_LOG_USERS). */
   users?: User[]
+  /** Host names answered besides loopback ones (MOVIE_LOG_HOSTS): see ./hosts.ts. */
+  hosts?: string[]
+  /** Exports and live feeds open at once; past it, 503 (MOVIE_LOG_MAX_STREAMS). */
+  maxStreams?: number
 }
 
 /** A configuration the server cannot start with. Its message is the one line it prints. */
@@ -52,6 +60,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       'MOVIE_LOG_PRIVATE=1 needs MOVIE_LOG_TOKEN: without a token no one could read',
     )
   }
+  const maxStreams = Number(env.MOVIE_LOG_MAX_STREAMS || 256)
+  if (!Number.isSafeInteger(maxStreams) || maxStreams < 1) {
+    throw new ConfigError(
+      `MOVIE_LOG_MAX_STREAMS must be a whole number of streams, 1 or more, not '${env.MOVIE_LOG_MAX_STREAMS}'`,
+    )
+  }
+  const hosts = listOf(env.MOVIE_LOG_HOSTS)
   const origins = env.MOVIE_LOG_CORS_ORIGINS?.split(',')
     .map((origin) => origin.trim())
     .filter(Boolean)
@@ -63,7 +78,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     private: env.MOVIE_LOG_PRIVATE === '1',
     corsOrigins: origins?.includes('*') ? '*' : origins?.length ? origins : undefined,
     ...(users && { users }),
+    ...(hosts && { hosts }),
+    maxStreams,
   }
+}
+
+/** The items of a comma-separated setting, or undefined when it names none. */
+function listOf(setting: string | undefined): string[] | undefined {
+  const items = setting
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+  return items?.length ? items : undefined
 }
 
 /** The people of the users file at `file`; a file that is missing, unreadable or empty stops the start. */

@@ -11,9 +11,12 @@ import { toH3Handler } from '../../adapters/h3'
 import { redact } from '../core/store-url'
 import { readsBodiesFromNode } from '../http/node-body'
 import type { MovieLogHttpOptions } from '../http/options'
+import { problemReply } from '../http/problem'
+import { toWebResponse } from '../http/reply'
 import { type MovieLog, type MovieLogs, StoreUnavailableError } from '../index'
 import { diaryPage } from '../page/files'
 import { bearerTokenAuthorizer, ConfigError, configFromEnv, type ServerConfig } from './config'
+import { hostFilter } from './hosts'
 import { createRequestLog } from './request-log'
 import { addSite } from './site'
 import { missingPackage } from './start-errors'
@@ -27,6 +30,11 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+const MISDIRECTED = problemReply(
+  421,
+  'This server does not answer for that host name: set MOVIE_LOG_HOSTS to name it.',
+)
+
 /**
  * The h3 app: the log at /movies, the diary page at / (a pointer to the log for JSON), /docs.
  * With `config.users`, `log` is many logs (`createMovieLogs`): each request reaches the diary
@@ -38,10 +46,21 @@ export function createApp(
   onError?: MovieLogHttpOptions['onError'],
   feeds?: AbortSignal,
 ): H3 {
-  const options: MovieLogHttpOptions = { cors: config.corsOrigins, onError, signal: feeds }
+  const options: MovieLogHttpOptions = {
+    cors: config.corsOrigins,
+    onError,
+    signal: feeds,
+    maxStreams: config.maxStreams,
+  }
   if (config.users) options.owner = ownerOfToken(config.users)
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
   const app = new H3({ silent: true })
+  // Every route, the page and /docs too: a page reached by DNS rebinding reads them all. The
+  // URL's host is the Host header's (a request without one: the address it reached).
+  const hostAllowed = hostFilter(config.host ?? '127.0.0.1', config.hosts)
+  if (hostAllowed) {
+    app.use((event) => (hostAllowed(event.url.host) ? undefined : toWebResponse(MISDIRECTED)))
+  }
   // People get the diary page at / and the API reference at /docs; programs, the pointer.
   addSite(app, () => diaryPage(), { name: 'movie-log', movies: '/movies' })
   return app.mount('/movies', toH3Handler(log, options))

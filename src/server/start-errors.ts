@@ -4,6 +4,7 @@
  * package that is not installed.
  */
 import { resolve } from 'node:path'
+import { redact } from '../core/store-url'
 
 type Explain = (url: URL, code: string) => string
 
@@ -89,8 +90,3 @@ export const SERVER_PACKAGES = ['h3', 'listhen']
 
 /** The package an import could not find, else undefined: the drivers' one way to tell. */
 export { missingPackageOf as missingPackage } from '../create'
-
-/** The URL with its password replaced by `***`, for logs and error messages. */
-export function redact(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@')
-}
