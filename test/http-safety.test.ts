@@ -47,17 +47,23 @@ describe.each(HTTP_TARGETS)('HTTP safety: %s', (_name, createTarget: HttpTargetF
   })
 
   it.each([
-    ['lastEventId', `/movies?lastEventId=${encodeURIComponent('1\r\nevent: added\ndata: {"evil":1}')}`],
+    [
+      'lastEventId',
+      `/movies?lastEventId=${encodeURIComponent('1\r\nevent: added\ndata: {"evil":1}')}`,
+    ],
     ['lastEventId', '/movies?lastEventId=not-an-id'],
-  ])('refuses a %s that is no event id with 400, never echoed (issue 37, 6)', async (name, path) => {
-    const { http } = await serve()
-    const response = await refusedFeed(
-      await http.fetch(path, { headers: { accept: 'text/event-stream' } }),
-    )
-    const problem = await expectProblem(response, 400)
-    expect(problem.errors).toEqual([{ parameter: name, detail: expect.any(String) }])
-    expect(JSON.stringify(problem)).not.toContain('evil')
-  })
+  ])(
+    'refuses a %s that is no event id with 400, never echoed (issue 37, 6)',
+    async (name, path) => {
+      const { http } = await serve()
+      const response = await refusedFeed(
+        await http.fetch(path, { headers: { accept: 'text/event-stream' } }),
+      )
+      const problem = await expectProblem(response, 400)
+      expect(problem.errors).toEqual([{ parameter: name, detail: expect.any(String) }])
+      expect(JSON.stringify(problem)).not.toContain('evil')
+    },
+  )
 
   it('refuses a Last-Event-ID header that is no event id with 400 (issue 37, 6)', async () => {
     const { http } = await serve()
