@@ -152,7 +152,7 @@ describe('/movies/%zz on the h3 adapter alone (issue 37, 8)', () => {
     const { toH3Handler } = await import('movie-log/h3')
     const app = toH3Handler(createMovieLog())
     const response = await app.fetch(new Request('http://attacker.example/%zz'))
-    const problem = await expectProblem(response, 404)
+    const problem = await expectProblem(response, 400)
     expect(JSON.stringify(problem)).not.toContain('attacker')
   })
 })

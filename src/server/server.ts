@@ -11,6 +11,8 @@ import { toH3Handler } from '../../adapters/h3'
 import { redact } from '../core/store-url'
 import { readsBodiesFromNode } from '../http/node-body'
 import type { MovieLogHttpOptions } from '../http/options'
+import { hostErrorReply, problemReply } from '../http/problem'
+import { toWebResponse } from '../http/reply'
 import { type MovieLog, type MovieLogs, StoreUnavailableError } from '../index'
 import { diaryPage } from '../page/files'
 import { bearerTokenAuthorizer, ConfigError, configFromEnv, type ServerConfig } from './config'
@@ -41,9 +43,14 @@ export function createApp(
   const options: MovieLogHttpOptions = { cors: config.corsOrigins, onError, signal: feeds }
   if (config.users) options.owner = ownerOfToken(config.users)
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
-  const app = new H3({ silent: true })
+  // What h3 answers itself (a malformed URL, no route) is problem details too, without its
+  // message: that quotes the URL built from the Host header.
+  const app = new H3({ silent: true, onError: (error) => toWebResponse(hostErrorReply(error)) })
   // People get the diary page at / and the API reference at /docs; programs, the pointer.
   addSite(app, () => diaryPage(), { name: 'movie-log', movies: '/movies' })
+  app.all('/', () =>
+    toWebResponse(problemReply(405, 'This resource answers GET, HEAD.', { allow: 'GET, HEAD' })),
+  )
   return app.mount('/movies', toH3Handler(log, options))
 }
 
