@@ -161,6 +161,7 @@ describe('Accept, negotiated once', () => {
   const handle = toWebHandler(createMovieLog())
   it.each([
     ['application/json, text/csv', 'application/json'],
+    ['application/json; charset=utf-8', 'application/json'],
     ['text/csv;q=0.9, */*', 'application/json'],
     ['text/html;q=0.9, text/csv', 'text/csv; charset=utf-8; header=present'],
   ])('negotiates %s as %s', async (accept, type) => {

@@ -20,7 +20,11 @@ export function preferredType<Type extends string>(
   const negotiator = new Negotiator({ headers: { accept } })
   const listed = named.length > 0 ? namedTypes(negotiator) : undefined
   const candidates = offers.filter((type) => !named.includes(type) || listed?.has(type))
-  return negotiator.mediaTypes(candidates)[0] as Type | undefined
+  // negotiator matches a range's parameters against the offer's: `application/json;
+  // charset=utf-8`, which clients send, matches only an offer with that charset.
+  const withCharset = candidates.map((type) => `${type};charset=utf-8`)
+  const best = negotiator.mediaTypes([...candidates, ...withCharset])[0]
+  return best?.split(';')[0] as Type | undefined
 }
 
 // The types the header names itself (q above 0), as negotiator reads them.
