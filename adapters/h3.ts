@@ -3,8 +3,9 @@ import { defineHandler, H3, type H3Event, HTTPResponse } from 'h3'
 import { FastResponse } from 'srvx'
 import type { MovieLog, MovieLogs } from '../src/core/movie-log'
 import type { MovieLogHttpOptions } from '../src/http/options'
+import { hostErrorReply } from '../src/http/problem'
 import { createMovieLogReplier } from '../src/http/replier'
-import { reasonPhrase } from '../src/http/reply'
+import { reasonPhrase, toWebResponse } from '../src/http/reply'
 
 export type { CorsOrigins } from '../src/http/cors'
 export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http/options'
@@ -17,7 +18,9 @@ const COLLECTION_PATH = '/'
 /**
  * Turns a movie log into an h3 v2 app to mount: `app.mount('/movies', toH3Handler(log))`. Its
  * routes join the parent app's router, so a mounted log costs no more than a route of its own.
- * It answers exactly as the web handler does.
+ * It answers exactly as the web handler does. Served as an app of its own, the errors h3 raises
+ * before the log sees a request (a malformed URL such as `/%zz`) are problem details too;
+ * mounted, they are the parent app's to answer (its `onError`).
  *
  * @example
  * ```ts
@@ -39,7 +42,8 @@ export function toH3Handler(log: MovieLog | MovieLogs, options?: MovieLogHttpOpt
     // server-timing) into that one, where a Response of status 400 or more would drop them.
     return status < 400 ? new FastResponse(body, init) : new HTTPResponse(body, init)
   })
-  return new H3().all(COLLECTION_PATH, handler).all(ANY_PATH, handler)
+  const onError = (error: unknown) => toWebResponse(hostErrorReply(error))
+  return new H3({ onError }).all(COLLECTION_PATH, handler).all(ANY_PATH, handler)
 }
 
 // Mounted at /x, the route h3 matched is /x/** or /x/: the log sees the path below /x.

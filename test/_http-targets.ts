@@ -92,6 +92,14 @@ function checkedAgainstDocument(factory: HttpTargetFactory): HttpTargetFactory {
   }
 }
 
+/** The same targets, their answers not checked against the document (the fuzz run's). */
+export const UNCHECKED_HTTP_TARGETS: [string, HttpTargetFactory][] = [
+  ['web handler', webHandler],
+  ['h3 app', h3Mounted],
+  ['listening server', listeningServer],
+  ['node handler', nodeHandler],
+]
+
 export const HTTP_TARGETS: [string, HttpTargetFactory][] = [
   ['web handler', checkedAgainstDocument(webHandler)],
   ['h3 app', checkedAgainstDocument(h3Mounted)],

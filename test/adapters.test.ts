@@ -198,7 +198,8 @@ it('answers 400, not a server error, to a body that breaks off, and stores nothi
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(new TextEncoder().encode('{"title":'))
-      controller.error(new Error('connection reset'))
+      // As runtimes report a broken connection: by its code (a plain Error is not the client's).
+      controller.error(Object.assign(new Error('connection reset'), { code: 'ECONNRESET' }))
     },
   })
   const response = await handle(

@@ -80,6 +80,23 @@ describe('a bug while reading a body', () => {
   })
 })
 
+// Issue 37 (review): any plain Error while reading was the client's 400. Only a read the client
+// broke off is; an error of the host's or ours is not, whatever its class.
+it.each([
+  ['the web stream', postFailingWith],
+  ['the Node request', nodePostFailingWith],
+])(
+  "does not answer a plain Error while reading through %s as the client's 400",
+  async (_, post) => {
+    const { errors, handle } = handlerSeeingErrors()
+    const failure = new Error('secret-internal-detail: the disk cache is gone')
+    const response = await handle(post(failure))
+    expect(response.status).not.toBe(400)
+    expect(JSON.stringify(await expectProblem(response, response.status))).not.toContain('secret')
+    expect(errors).toEqual([failure])
+  },
+)
+
 describe('a client that goes away while sending its body', () => {
   it.each([
     [

@@ -1,5 +1,7 @@
 import { InvalidPageRequestError } from './errors'
-import { FULL_RANGE, type Listing, type MovieSort, SORTS } from './range'
+import { checkScreenedDate } from './fields'
+import type { Listing, MovieSort } from './range'
+import { SORTS } from './range'
 
 /** Where a listing resumes: after this movie, in its listing's order. */
 export interface Position {
@@ -10,9 +12,11 @@ export interface Position {
 }
 
 const CURSOR_PREFIX = 'movie-log/2:'
-// Cursors of the first version: a listing oldest added first, after an id.
-const FIRST_CURSOR_PREFIX = 'movie-log/1:'
 const BASE64URL = /^[A-Za-z0-9_-]+$/
+// Every id a log makes, its own UUIDv7s and a caller's generator's (core/import-id.ts).
+const ID = /^[\x21-\x7e]{1,200}$/
+// The end of a period named by its month or year: day 31 bounds every day of any month.
+const MONTH_END = /^(\d{4}-\d{2})-31T23:59:59\.999$/
 
 /** An opaque cursor that resumes a listing, its order and bounds, after a movie. */
 export function encodeCursor({ listing, id, date }: Position): string {
@@ -20,17 +24,16 @@ export function encodeCursor({ listing, id, date }: Position): string {
   return Buffer.from(CURSOR_PREFIX + JSON.stringify(fields)).toString('base64url')
 }
 
-/** The position a cursor resumes at; throws `InvalidPageRequestError` for one not made here. */
+/**
+ * The position a cursor resumes at; throws `InvalidPageRequestError` for one not made here.
+ * Every field is checked for the shape `encodeCursor` gives it, so a forged or edited cursor is
+ * refused the same way on every store, never read by each store's own rules. (Cursors of the
+ * first version, `movie-log/1:`, are refused too: they carried an id and nothing to check.)
+ */
 export function decodeCursor(cursor: string): Position {
   const decoded = BASE64URL.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : ''
-  const position = decoded.startsWith(FIRST_CURSOR_PREFIX)
-    ? {
-        listing: { sort: 'added' as const, ...FULL_RANGE },
-        id: decoded.slice(FIRST_CURSOR_PREFIX.length),
-        date: '',
-      }
-    : fromFields(decoded)
-  if (!position?.id || Buffer.from(decoded).toString('base64url') !== cursor) {
+  const position = fromFields(decoded)
+  if (!position || Buffer.from(decoded).toString('base64url') !== cursor) {
     throw new InvalidPageRequestError([
       { path: 'cursor', message: 'is not a cursor from this movie log (use nextCursor as given)' },
     ])
@@ -48,8 +51,14 @@ function fromFields(decoded: string): Position | undefined {
   }
   if (!Array.isArray(fields) || fields.length !== 5) return undefined
   if (!fields.every((field) => typeof field === 'string')) return undefined
-  const [sort, from, to, id, date] = fields as string[]
-  if (!SORTS.includes(sort as MovieSort)) return undefined
-  const listing = { sort: sort as MovieSort, from: from ?? '', to: to ?? '' }
-  return { listing, id: id ?? '', date: date ?? '' }
+  const [sort, from, to, id, date] = fields as [string, string, string, string, string]
+  if (!SORTS.includes(sort as MovieSort) || !ID.test(id)) return undefined
+  if (!isTime(from) || !(isTime(to) || isTime(to.replace(MONTH_END, '$1-01T00:00:00.000')))) {
+    return undefined
+  }
+  if (!isTime(date)) return undefined
+  return { listing: { sort: sort as MovieSort, from, to }, id, date }
 }
+
+// A full local timestamp, a real date and time, as listings and movies carry them.
+const isTime = (text: string) => checkScreenedDate(text) === true

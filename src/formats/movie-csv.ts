@@ -29,12 +29,14 @@ export function unguardCell(cell: string): string {
   return GUARDED_START.test(cell) ? cell.slice(1) : cell
 }
 
-/** CSV lines (CRLF) of `rows`, each cell guarded. */
+/**
+ * CSV lines (CRLF) of `rows`, every cell guarded. RFC 4180 quotes a cell holding a comma, a
+ * quote, CR or LF: csv-stringify quotes the first two and its own record delimiter, so a bare CR
+ * or LF is named too (a spreadsheet ends a row at either).
+ */
 export function csvLines(rows: (string | number)[][]): string {
-  const guarded = rows.map((row) =>
-    row.map((cell) => (typeof cell === 'string' ? guardCell(cell) : String(cell))),
-  )
-  return stringify(guarded, { record_delimiter: '\r\n' })
+  const guarded = rows.map((row) => row.map((cell) => guardCell(String(cell))))
+  return stringify(guarded, { record_delimiter: '\r\n', quoted_match: /[\r\n]/ })
 }
 
 /** The header line of the log's CSV. */

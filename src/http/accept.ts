@@ -1,34 +1,42 @@
 /**
- * Whether an `Accept` header lets us answer with `application/json` (RFC 9110 §12.5.1): the
- * most specific media range that matches decides, and `q=0` refuses. No header accepts all.
+ * Content negotiation, once for every route: `negotiator` reads the `Accept` header (RFC 9110
+ * §12.5.1: q values, wildcards, the most specific range deciding). The contract's rules sit on
+ * top: no header takes anything, ties go to the type offered first, and a type offered only
+ * when named (an export, the feed) is never chosen by a wildcard.
  */
+import Negotiator from 'negotiator'
+
+/**
+ * The type of `offers` the `Accept` header prefers, or `undefined` when it refuses them all.
+ * `named`: the offers a wildcard (`*\/*`, `text/*`) does not choose; the header must name them.
+ */
+export function preferredType<Type extends string>(
+  accept: string | null,
+  offers: readonly Type[],
+  named: readonly Type[] = [],
+): Type | undefined {
+  // No header takes anything: the first type a wildcard may choose.
+  if (accept === null || accept.trim() === '') return offers.find((type) => !named.includes(type))
+  const negotiator = new Negotiator({ headers: { accept } })
+  const listed = named.length > 0 ? namedTypes(negotiator) : undefined
+  const candidates = offers.filter((type) => !named.includes(type) || listed?.has(type))
+  // negotiator matches a range's parameters against the offer's: `application/json;
+  // charset=utf-8`, which clients send, matches only an offer with that charset.
+  const withCharset = candidates.map((type) => `${type};charset=utf-8`)
+  const best = negotiator.mediaTypes([...candidates, ...withCharset])[0]
+  return best?.split(';')[0] as Type | undefined
+}
+
+// The types the header names itself (q above 0), as negotiator reads them.
+function namedTypes(negotiator: Negotiator): Set<string> {
+  return new Set(negotiator.mediaTypes().map((type) => type.toLowerCase()))
+}
+
+const JSON_TYPE = 'application/json'
+
+/** Whether an `Accept` header lets us answer with `application/json`. No header accepts all. */
 export function acceptsJson(accept: string | null): boolean {
-  if (accept === null || accept.trim() === '') return true
-  let best: { specificity: number; quality: number } | undefined
-  for (const range of accept.split(',')) {
-    const [mediaRange = '', ...parameters] = range
-      .split(';')
-      .map((part) => part.trim().toLowerCase())
-    const specificity = matchSpecificity(mediaRange)
-    if (specificity < 0 || (best && best.specificity >= specificity)) continue
-    best = { specificity, quality: quality(parameters) }
-  }
-  return best !== undefined && best.quality > 0
-}
-
-// 2: application/json, 1: application/*, 0: */*, -1: no match.
-function matchSpecificity(mediaRange: string): number {
-  if (mediaRange === 'application/json') return 2
-  if (mediaRange === 'application/*') return 1
-  if (mediaRange === '*/*') return 0
-  return -1
-}
-
-function quality(parameters: string[]): number {
-  const q = parameters.find((parameter) => parameter.startsWith('q='))
-  if (q === undefined) return 1
-  const value = Number(q.slice(2))
-  return Number.isFinite(value) ? value : 1
+  return preferredType(accept, [JSON_TYPE]) !== undefined
 }
 
 /**
@@ -39,47 +47,22 @@ export type ListType = 'json' | 'ndjson' | 'csv' | 'events'
 
 // In the order ties are settled: a header that names the feed wants it (an EventSource sends
 // `text/event-stream` alone), then JSON before the exports.
-const LIST_TYPES: [ListType, string][] = [
-  ['events', 'text/event-stream'],
-  ['json', 'application/json'],
-  ['ndjson', 'application/x-ndjson'],
-  ['csv', 'text/csv'],
-]
+const LIST_TYPES: Record<string, ListType> = {
+  'text/event-stream': 'events',
+  [JSON_TYPE]: 'json',
+  'application/x-ndjson': 'ndjson',
+  'text/csv': 'csv',
+}
+const LIST_OFFERS = Object.keys(LIST_TYPES)
+// An export or the feed is sent only when named: a wildcard never turns a list into a download
+// or a stream.
+const NAMED_ONLY = LIST_OFFERS.filter((type) => type !== JSON_TYPE)
 
 /**
- * The type `GET /movies` answers an `Accept` header with: the one of highest quality, each
- * rated by its most specific matching range. Ties go to the feed, then JSON, then NDJSON;
- * `undefined` when the header refuses all four. An export or the feed is sent only when named:
- * a wildcard (any type, `text/*`) never turns a list into a download or a stream.
+ * The type `GET /movies` answers an `Accept` header with, or `undefined` when the header
+ * refuses all four.
  */
 export function listTypeOf(accept: string | null): ListType | undefined {
-  if (accept === null || accept.trim() === '') return 'json'
-  const ranges = accept.split(',').map((range) => {
-    const [mediaRange = '', ...parameters] = range.split(';').map((p) => p.trim().toLowerCase())
-    return { mediaRange, quality: quality(parameters) }
-  })
-  let best: { type: ListType; quality: number } | undefined
-  for (const [type, mediaType] of LIST_TYPES) {
-    let match: { specificity: number; quality: number } | undefined
-    for (const { mediaRange, quality } of ranges) {
-      const specificity =
-        type === 'json'
-          ? rangeSpecificity(mediaRange, mediaType)
-          : mediaRange === mediaType
-            ? 2
-            : -1
-      if (specificity > (match?.specificity ?? -1)) match = { specificity, quality }
-    }
-    if (match && match.quality > 0 && match.quality > (best?.quality ?? 0)) {
-      best = { type, quality: match.quality }
-    }
-  }
-  return best?.type
-}
-
-// 2: the type itself, 1: its `type/*`, 0: `*/*`, -1: no match.
-function rangeSpecificity(mediaRange: string, mediaType: string): number {
-  if (mediaRange === mediaType) return 2
-  if (mediaRange === `${mediaType.split('/')[0]}/*`) return 1
-  return mediaRange === '*/*' ? 0 : -1
+  const type = preferredType(accept, LIST_OFFERS, NAMED_ONLY)
+  return type === undefined ? undefined : LIST_TYPES[type]
 }

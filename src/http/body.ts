@@ -1,4 +1,3 @@
-import { isProgrammingError } from '../core/driver'
 import { ClientGoneError, preReadNodeBody, readNodeBody, unreadNodeRequest } from './node-body'
 
 /** Why a request body could not be read as JSON. */
@@ -65,10 +64,10 @@ function parseJson(bytes: Uint8Array): BodyResult {
   }
   try {
     return { ok: true, value: JSON.parse(text) }
-  } catch (error) {
+  } catch {
     if (text.trim() === '') return { ok: false, status: 400, detail: 'The request body is empty.' }
-    const reason = error instanceof SyntaxError ? `: ${error.message}` : ''
-    return { ok: false, status: 400, detail: `The request body is not valid JSON${reason}` }
+    // The parser's message quotes the body back: the client sent it, nobody else needs it echoed.
+    return { ok: false, status: 400, detail: 'The request body is not valid JSON.' }
   }
 }
 
@@ -86,17 +85,13 @@ const CLIENT_GONE_CODES = new Set([
 ])
 
 /**
- * Whether a failed read was the connection's doing: the client aborted, or the body stream the
- * host handed over broke off (each runtime says so in its own words). A JavaScript error of its
- * own kind (a `TypeError`, ...) is a bug, never the client's.
+ * Whether a failed read was the connection's doing: the client aborted, or the connection broke
+ * off (an `AbortError`, or a connection error's code). Any other error is not the client's.
  */
 function clientWentAway(request: Request, error: unknown): boolean {
   if (request.signal?.aborted || error instanceof ClientGoneError) return true
   const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown }
-  if (name === 'AbortError' || (typeof code === 'string' && CLIENT_GONE_CODES.has(code))) {
-    return true
-  }
-  return error instanceof Error && !isProgrammingError(error)
+  return name === 'AbortError' || (typeof code === 'string' && CLIENT_GONE_CODES.has(code))
 }
 
 // The HTTP status an error of the host carries (h3's HTTPError, srvx's BodyTooLargeError).

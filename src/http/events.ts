@@ -2,6 +2,7 @@
  * `GET /movies` as Server-Sent Events (CONTRACT's "Live changes"): the log's changes as they
  * happen, resumable from `Last-Event-ID`.
  */
+import { InvalidPageRequestError } from '../core/errors'
 import type { MovieLog } from '../core/movie-log'
 import { type LogChange, watchStartOf } from '../core/watch'
 import { movieJson } from './movie-json'
@@ -35,9 +36,7 @@ export async function changeFeed(
   url: URL,
   settings: FeedSettings,
 ): Promise<Reply> {
-  // The header first: a reconnecting EventSource keeps the URL of its first connection.
-  const after =
-    request.headers.get('last-event-id') || url.searchParams.get('lastEventId') || undefined
+  const after = resumeAfter(request, url)
   const ended = new AbortController()
   const end = () => ended.abort()
   const changes = log.watch({ after, signal: ended.signal })[Symbol.asyncIterator]()
@@ -109,6 +108,23 @@ export async function changeFeed(
     },
     body,
   }
+}
+
+// The ids every store gives its changes: a number (memory, SQL) or a Redis stream id.
+const CHANGE_ID = /^\d{1,20}(?:-\d{1,20})?$/
+
+/**
+ * The change a feed resumes after: the header first (a reconnecting EventSource keeps the URL
+ * of its first connection). One that is no change id is refused by name, never written back.
+ */
+function resumeAfter(request: Request, url: URL): string | undefined {
+  const header = request.headers.get('last-event-id')
+  const [path, after] = header
+    ? ['Last-Event-ID', header]
+    : ['lastEventId', url.searchParams.get('lastEventId')]
+  if (!after) return undefined
+  if (CHANGE_ID.test(after)) return after
+  throw new InvalidPageRequestError([{ path, message: 'is not an event id of this feed' }])
 }
 
 const encoder = new TextEncoder()

@@ -190,3 +190,21 @@ function toReply(problem: Problem, headers: Record<string, string>): Reply {
   headers['content-type'] = PROBLEM_CONTENT_TYPE
   return { status: problem.status, headers, body: JSON.stringify(problem) }
 }
+
+/**
+ * The answer to an error a host's router raised before the log saw the request (h3: a malformed
+ * URL, no route matched): problem details of its status, with none of its message, which may
+ * quote the request's URL as built from the Host header.
+ */
+export function hostErrorReply(error: unknown): Reply {
+  const { status } = (error ?? {}) as { status?: unknown }
+  const code = typeof status === 'number' && status >= 400 && status <= 599 ? status : 500
+  return problemReply(code, HOST_ERROR_DETAILS[code] ?? 'The request could not be answered.')
+}
+
+const HOST_ERROR_DETAILS: Record<number, string> = {
+  400: 'The request is malformed.',
+  404: 'Not found.',
+  405: 'This resource does not answer this method.',
+  500: 'The server could not complete the request.',
+}

@@ -3,6 +3,7 @@
  * and its service worker, compressed as the browser allows, with cache headers and a CSP that
  * allows nothing from another host. `toPageHandler` (./handler.ts) and the server use it.
  */
+import Negotiator from 'negotiator'
 import type { DiaryPage, Encoded } from './files'
 import { encode } from './files'
 
@@ -102,24 +103,23 @@ function prepare(page: DiaryPage, base: string, mount: PageMount): Prepared {
   }
 }
 
-// The best encoding the request accepts (q=0 refuses one): brotli, then gzip, then none.
+// The best encoding the request accepts, by negotiator (q=0 refuses one): ties go to brotli,
+// then gzip, then none (negotiator 1's `preferred`, which @types/negotiator 0.6 does not know).
 function respond(request: Request, body: Encoded, headers: Record<string, string>): Response {
-  const accepted = (request.headers.get('accept-encoding') ?? '')
-    .split(',')
-    .map((part) =>
-      part
-        .trim()
-        .toLowerCase()
-        .split(/\s*;\s*/),
-    )
-    .filter(([, q]) => !/^q=0(\.0*)?$/.test(q ?? ''))
-    .map(([coding]) => coding)
-  const coding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : undefined
+  const acceptEncoding = request.headers.get('accept-encoding') ?? ''
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } })
+  const chosen = (negotiator.encoding as PreferringEncoding)([...CODINGS, 'identity'], {
+    preferred: CODINGS,
+  })
+  const coding = CODINGS.find((each) => each === chosen)
   const all: Record<string, string> = { ...headers, vary: 'accept-encoding', ...SAFE_HEADERS }
   if (coding) all['content-encoding'] = coding
   const bytes = coding ? body[coding] : body.plain
   return new Response(request.method === 'HEAD' ? null : new Uint8Array(bytes), { headers: all })
 }
+
+const CODINGS: ('br' | 'gzip')[] = ['br', 'gzip']
+type PreferringEncoding = (available: string[], options: { preferred: string[] }) => string
 
 const NOT_BUILT =
   new TextEncoder().encode(`<!doctype html><html lang="en"><meta charset="utf-8"><title>movie-log</title>

@@ -11,7 +11,7 @@ import { toH3Handler } from '../../adapters/h3'
 import { redact } from '../core/store-url'
 import { readsBodiesFromNode } from '../http/node-body'
 import type { MovieLogHttpOptions } from '../http/options'
-import { problemReply } from '../http/problem'
+import { hostErrorReply, problemReply } from '../http/problem'
 import { toWebResponse } from '../http/reply'
 import { type MovieLog, type MovieLogs, StoreUnavailableError } from '../index'
 import { diaryPage } from '../page/files'
@@ -54,7 +54,9 @@ export function createApp(
   }
   if (config.users) options.owner = ownerOfToken(config.users)
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
-  const app = new H3({ silent: true })
+  // What h3 answers itself (a malformed URL, no route) is problem details too, without its
+  // message: that quotes the URL built from the Host header.
+  const app = new H3({ silent: true, onError: (error) => toWebResponse(hostErrorReply(error)) })
   // Every route, the page and /docs too: a page reached by DNS rebinding reads them all. The
   // URL's host is the Host header's (a request without one: the address it reached).
   const hostAllowed = hostFilter(config.host ?? '127.0.0.1', config.hosts)
@@ -63,6 +65,9 @@ export function createApp(
   }
   // People get the diary page at / and the API reference at /docs; programs, the pointer.
   addSite(app, () => diaryPage(), { name: 'movie-log', movies: '/movies' })
+  app.all('/', () =>
+    toWebResponse(problemReply(405, 'This resource answers GET, HEAD.', { allow: 'GET, HEAD' })),
+  )
   return app.mount('/movies', toH3Handler(log, options))
 }
 

@@ -4,6 +4,7 @@
  * and the API reference at `/docs`. Nothing is loaded from another host.
  */
 import type { H3 } from 'h3'
+import { preferredType } from '../http/accept'
 import { ASSET_TYPES, type DiaryPage } from '../page/files'
 import { createPageServer, SAFE_HEADERS } from '../page/serve'
 import { DOCS_CSS, renderDocs } from './docs'
@@ -53,9 +54,7 @@ export function addSite(app: H3, page: () => Promise<DiaryPage | undefined>, poi
 }
 
 // A browser names text/html; curl (*/*) and JSON callers get the pointer, as before the page.
+// The one negotiation of src/http/accept.ts: HTML when the header prefers it to JSON.
 function wantsHtml(accept: string | null): boolean {
-  return (accept ?? '').split(',').some((range) => {
-    const [type = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase())
-    return type === 'text/html' && !parameters.some((p) => /^q=0(\.0*)?$/.test(p))
-  })
+  return preferredType(accept, ['application/json', 'text/html'], ['text/html']) === 'text/html'
 }
