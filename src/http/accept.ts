@@ -1,7 +1,8 @@
 /**
  * Content negotiation, once for every route: `negotiator` reads the `Accept` header (RFC 9110
  * §12.5.1: q values, wildcards, the most specific range deciding). The contract's rules sit on
- * top: no header takes anything, ties go to the type offered first, and a type offered only
+ * top: no header takes anything, ties (same q, same specificity) go to the type offered first,
+ * not to the range the header lists first, and a type offered only
  * when named (an export, the feed) is never chosen by a wildcard.
  */
 import Negotiator from 'negotiator'
@@ -20,6 +21,17 @@ export function preferredType<Type extends string>(
   const negotiator = new Negotiator({ headers: { accept } })
   const listed = named.length > 0 ? namedTypes(negotiator) : undefined
   const candidates = offers.filter((type) => !named.includes(type) || listed?.has(type))
+  const best = bestOf(negotiator, candidates)
+  // negotiator settles a tie (same q, same specificity) by the order of the header's ranges;
+  // ours settles it by the order of the offers (JSON before an export). Read with its ranges
+  // the other way round, a header that ranks two types equally names the other one.
+  const reversed = accept.split(',').reverse().join(',')
+  const other = bestOf(new Negotiator({ headers: { accept: reversed } }), candidates)
+  if (best === undefined || other === undefined || other === best) return best
+  return offers.indexOf(other) < offers.indexOf(best) ? other : best
+}
+
+function bestOf<Type extends string>(negotiator: Negotiator, candidates: Type[]): Type | undefined {
   // negotiator matches a range's parameters against the offer's: `application/json;
   // charset=utf-8`, which clients send, matches only an offer with that charset.
   const withCharset = candidates.map((type) => `${type};charset=utf-8`)
