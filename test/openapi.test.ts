@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { parseNewMovie } from '../src/core/movie'
 import { createOpenApiDocument } from '../src/openapi/document'
 import { aMovie } from './_movies'
+import { runs } from './_runs'
 
 const document = createOpenApiDocument('/movies') as {
   components: { schemas: Record<string, { properties: Record<string, object> }> }
@@ -115,7 +116,7 @@ describe('the document’s field rules agree with the log’s', () => {
           expect(stored(movie[field]), JSON.stringify(movie[field])).toBe(true)
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     )
   })
 
@@ -136,7 +137,7 @@ describe('the document’s field rules agree with the log’s', () => {
       fc.property(links, (link) => {
         if (logAccepts('imdbLink', link)) expect(sent(link), link).toBe(true)
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     )
     for (const link of ['http://www.imdb.com/', ' https://www.imdb.com/', 'https://imdb.com/a b']) {
       expect([logAccepts('imdbLink', link), sent(link)]).toEqual([false, false])

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 
 // fast-check's default size keeps strings short, whatever maxLength says: lengths matter here.
 import { aMovie } from './_movies'
+import { runs } from './_runs'
 
 const ORIGIN = 'http://movie-log.test'
 
@@ -47,14 +48,14 @@ describe('property: the handler never crashes, never 5xx, never stores an invali
   it('for arbitrary JSON bodies', async () => {
     await fc.assert(
       fc.asyncProperty(fc.json(), (body) => postAndCheck(body)),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 
   it('for arbitrary bytes as the body', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'binary' }), (body) => postAndCheck(body)),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 
@@ -65,7 +66,7 @@ describe('property: the handler never crashes, never 5xx, never stores an invali
         fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 600, size: 'max' }), (value) =>
           postAndCheck(JSON.stringify(aMovie({ [field]: value }))),
         ),
-        { numRuns: 200 },
+        { numRuns: runs(200) },
       )
     },
   )
@@ -75,7 +76,7 @@ describe('property: the handler never crashes, never 5xx, never stores an invali
       fc.asyncProperty(fc.jsonValue(), (value) =>
         postAndCheck(JSON.stringify(aMovie({ releaseYear: value }))),
       ),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 
@@ -92,7 +93,7 @@ describe('property: the handler never crashes, never 5xx, never stores an invali
         fc.asyncProperty(fc.oneof(unprintable, fc.jsonValue()), (value) =>
           postAndCheck(JSON.stringify(aMovie({ [field]: value }))),
         ),
-        { numRuns: 100 },
+        { numRuns: runs(100) },
       )
       const { post } = serve()
       const response = await post(JSON.stringify(aMovie({ [field]: { toString: [] } })))
@@ -130,7 +131,7 @@ describe('property: the handler never crashes, never 5xx, never stores an invali
         expect(response.status).toBe(201)
         expect(await response.json()).toMatchObject(movie)
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 })
