@@ -21,28 +21,32 @@ declare module 'vitest' {
   }
 }
 
-// Each project of the run calls this; the first one builds, in the one main process.
-let built: { tarball: string; folder?: string } | undefined
-
+/**
+ * Each project of a run calls this, each in a module scope of its own: what was built is told
+ * by the environment of the one main process. MOVIE_LOG_BUILT=1 set by a caller (a vitest
+ * started by a test, the Node 24 run) means its build is there already.
+ */
 export default function setup(project: TestProject) {
-  // A vitest started by a test (test/ci/services.test.ts) runs on the parent's build.
-  if (process.env.MOVIE_LOG_BUILT === '1') built ??= { tarball: '' }
-  built ??= build(process.env.CI === 'true')
-  project.provide('tarball', built.tarball)
-  return () => {
-    if (built?.folder) rmSync(built.folder, { recursive: true, force: true })
-    built = undefined
+  let teardown: (() => void) | undefined
+  if (process.env.MOVIE_LOG_BUILT !== '1') {
+    const packing = process.env.CI === 'true'
+    const folder = packing ? mkdtempSync(join(tmpdir(), 'movie-log-tarball-')) : undefined
+    process.env.MOVIE_LOG_TARBALL = build(folder)
+    process.env.MOVIE_LOG_BUILT = '1'
+    if (folder) teardown = () => rmSync(folder, { recursive: true, force: true })
   }
+  project.provide('tarball', process.env.MOVIE_LOG_TARBALL ?? '')
+  return teardown
 }
 
-function build(packing: boolean): { tarball: string; folder?: string } {
+/** Builds dist/ and, given a folder, packs the tarball into it: its path, or `''`. */
+function build(folder: string | undefined): string {
   const run = (command: string, args: string[]) =>
     execFileSync(command, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
   // Declarations only where the tarball ships them: they take ten seconds of the build.
-  run(process.execPath, [TSUP, ...(packing ? [] : ['--no-dts'])])
-  if (!packing) return { tarball: '' }
-  const folder = mkdtempSync(join(tmpdir(), 'movie-log-tarball-'))
+  run(process.execPath, [TSUP, ...(folder ? [] : ['--no-dts'])])
+  if (!folder) return ''
   const packArgs = ['pack', '--json', '--ignore-scripts', '--pack-destination', folder]
   const [packed] = JSON.parse(run('npm', packArgs)) as [{ filename: string }]
-  return { tarball: join(folder, packed.filename), folder }
+  return join(folder, packed.filename)
 }

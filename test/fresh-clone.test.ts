@@ -45,6 +45,8 @@ describe('npm start in a fresh clone', () => {
           HOST: '127.0.0.1',
           PORT: String(port),
           MOVIE_LOG_STORE: 'memory://',
+          // Not the run's dist/page (vitest.config.ts): a fresh clone builds its page from source.
+          MOVIE_LOG_PAGE_DIR: undefined,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       }),

@@ -22,13 +22,16 @@ export function preferredType<Type extends string>(
   const listed = named.length > 0 ? namedTypes(negotiator) : undefined
   const candidates = offers.filter((type) => !named.includes(type) || listed?.has(type))
   const best = bestOf(negotiator, candidates)
+  if (best === undefined) return undefined
   // negotiator settles a tie (same q, same specificity) by the order of the header's ranges;
-  // ours settles it by the order of the offers (JSON before an export). Read with its ranges
-  // the other way round, a header that ranks two types equally names the other one.
-  const reversed = accept.split(',').reverse().join(',')
-  const other = bestOf(new Negotiator({ headers: { accept: reversed } }), candidates)
-  if (best === undefined || other === undefined || other === best) return best
-  return offers.indexOf(other) < offers.indexOf(best) ? other : best
+  // ours settles it by the order of the offers (JSON before an export). An offer ties with the
+  // best when the header read with its ranges the other way round prefers it instead.
+  const reversed = new Negotiator({ headers: { accept: accept.split(',').reverse().join(',') } })
+  for (const offer of candidates) {
+    if (offer === best) break
+    if (bestOf(reversed, [offer, best]) === offer) return offer
+  }
+  return best
 }
 
 function bestOf<Type extends string>(negotiator: Negotiator, candidates: Type[]): Type | undefined {
