@@ -152,17 +152,25 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page of two people in one brow
       { times: 1 },
     )
     await page.click('#all-years')
+    // Another person's token reloads the page: read it once the new one has loaded.
+    const reloaded = page.waitForEvent('load')
     await giveToken(page, TOKENS.alice)
+    await reloaded
     await expect
       .poll(() => page.locator('#empty').textContent(), SLOW)
       .toContain('Your diary is empty')
     expect(await titlesOn(page)).toEqual([])
-    // The page follows Alice's diary now, not Bob's.
-    await createMovieLogClient(`${origin}/movies`, {
-      headers: { authorization: `Bearer ${TOKENS.bob}` },
-    }).addMovie(aMovie({ title: 'Brazil', screenedDate: '2024-07-01T20:30:00.000' }))
-    await new Promise((resolve) => setTimeout(resolve, 1500))
-    expect(await titlesOn(page)).toEqual([])
+    // The page follows Alice's diary now, not Bob's: Bob's add, then Alice's, and the page
+    // shows Alice's alone (hers reaching it says the feed has passed the time of Bob's).
+    const as = (token: string) =>
+      createMovieLogClient(`${origin}/movies`, { headers: { authorization: `Bearer ${token}` } })
+    await as(TOKENS.bob).addMovie(
+      aMovie({ title: 'Brazil', screenedDate: '2024-07-01T20:30:00.000' }),
+    )
+    await as(TOKENS.alice).addMovie(
+      aMovie({ title: 'Amélie', releaseYear: 2001, screenedDate: '2024-07-02T20:30:00.000' }),
+    )
+    await expect.poll(() => titlesOn(page), SLOW).toEqual(['Amélie (2001)'])
     expect(await page.locator('#status').textContent()).not.toContain('Brazil')
   })
 })
