@@ -24,6 +24,18 @@ import { MovieLogError } from './errors'
  * if (StoreUnavailableError.is(error) && error.reason === 'disk-full') alertOperator()
  * ```
  */
+/**
+ * An error, the errors it gathers (a refused connect to each address of a host) and its causes,
+ * four deep at most: where a store client's own error code is found.
+ */
+export function* errorChain(error: unknown, depth = 0): Generator<Error> {
+  if (!(error instanceof Error) || depth > 4) return
+  yield error
+  if (error instanceof AggregateError)
+    for (const inner of error.errors) yield* errorChain(inner, depth + 1)
+  yield* errorChain(error.cause, depth + 1)
+}
+
 export type StoreFailureReason =
   | 'unreachable'
   | 'timeout'

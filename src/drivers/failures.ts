@@ -3,7 +3,7 @@
  * own errnos (a socket or a file failing), which any client passes on.
  */
 import { isProgrammingError } from '../core/driver'
-import type { StoreFailure, StoreFailureReason } from '../core/store-failure'
+import { errorChain, type StoreFailure, type StoreFailureReason } from '../core/store-failure'
 
 /** A table from a store's codes to reasons, filled by `codes`. */
 export type FailureCodes = Record<string, StoreFailureReason>
@@ -47,7 +47,7 @@ export function classifyChain(
 ): StoreFailure | undefined {
   if (isProgrammingError(error)) return undefined
   let vague: StoreFailure | undefined
-  for (const candidate of chain(error)) {
+  for (const candidate of errorChain(error)) {
     const failure = classify(candidate)
     if (!failure) continue
     if (failure.reason !== 'unknown')
@@ -55,14 +55,6 @@ export function classifyChain(
     vague ??= failure
   }
   return vague
-}
-
-function* chain(error: unknown, depth = 0): Generator<Error> {
-  if (!(error instanceof Error) || depth > 4) return
-  yield error
-  if (error instanceof AggregateError)
-    for (const inner of error.errors) yield* chain(inner, depth + 1)
-  yield* chain(error.cause, depth + 1)
 }
 
 /**

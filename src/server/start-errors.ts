@@ -4,6 +4,7 @@
  * package that is not installed.
  */
 import { resolve } from 'node:path'
+import { errorChain } from '../core/store-failure'
 import { redact } from '../core/store-url'
 
 type Explain = (url: URL, code: string) => string
@@ -39,11 +40,11 @@ const BY_CODE: Record<string, Explain> = {
 export function explainStoreFailure(storeUrl: string, error: unknown): string {
   if (storeUrl.startsWith('sqlite://')) {
     // The file's own error: a folder that cannot be made, a file that cannot be opened.
-    const cause = [...causes(error)].findLast((each) => (each as { code?: unknown }).code)
+    const cause = [...errorChain(error)].findLast((each) => (each as { code?: unknown }).code)
     return explainSqliteFailure(resolve(storeUrl.slice('sqlite://'.length)), cause ?? error)
   }
   const url = parsed(storeUrl)
-  for (const candidate of causes(error)) {
+  for (const candidate of errorChain(error)) {
     const code = codeOf(candidate)
     const explain = code && BY_CODE[code]
     if (explain) return `the store ${redact(storeUrl)} ${explain(url, code)}`
@@ -71,15 +72,6 @@ function codeOf(error: Error): string | undefined {
   const { code } = error as { code?: unknown }
   if (typeof code === 'string') return code
   return /^([A-Z]{4,})\b/.exec(error.message)?.[1] ?? error.name
-}
-
-// The error, the errors it gathers (a refused connect to each address of a host), its causes.
-function* causes(error: unknown, depth = 0): Generator<Error> {
-  if (!(error instanceof Error) || depth > 4) return
-  yield error
-  if (error instanceof AggregateError)
-    for (const inner of error.errors) yield* causes(inner, depth + 1)
-  yield* causes(error.cause, depth + 1)
 }
 
 /**
