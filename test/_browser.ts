@@ -20,8 +20,15 @@ const require = createRequire(import.meta.url)
  * test run leaves the git tree as it was. Call it at the top of the file.
  */
 export function screenshots(): (name: string) => string {
-  const folder = process.env.SCREENSHOTS === '1' ? SHOTS : tempFolders()('movie-log-shots-')
-  return (name) => join(folder, name)
+  if (process.env.SCREENSHOTS === '1') return (name) => join(SHOTS, name)
+  // Made on the first shot: a file whose tests are skipped (no Chromium) runs no hook to
+  // remove a folder made at its top.
+  const made = tempFolders()
+  let folder: string | undefined
+  return (name) => {
+    folder ??= made('movie-log-shots-')
+    return join(folder, name)
+  }
 }
 const SHOTS = fileURLToPath(new URL('../src/page/screenshots/', import.meta.url))
 
