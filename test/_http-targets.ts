@@ -15,6 +15,11 @@ export interface HttpTarget {
   fetch(path: string, init?: RequestInit): Promise<Response>
   /** The origin the target's URLs start with. */
   origin: string
+  /**
+   * The log the target serves, when it is not the one given to the factory: a server in another
+   * runtime serves its own, reached through the client.
+   */
+  log?: MovieLog
   close(): Promise<void>
 }
 
@@ -76,7 +81,7 @@ async function listening(server: Server): Promise<HttpTarget> {
  * Every response a target gives is checked against the OpenAPI document (test/_openapi.ts), so
  * the code and the document cannot drift apart.
  */
-function checkedAgainstDocument(factory: HttpTargetFactory): HttpTargetFactory {
+export function checkedAgainstDocument(factory: HttpTargetFactory): HttpTargetFactory {
   return async (log, options) => {
     const target = await factory(log, options)
     const checkResponse = createResponseChecker(normaliseBasePath(options?.basePath ?? '/movies'))

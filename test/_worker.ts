@@ -1,0 +1,87 @@
+/**
+ * Cloudflare Workers in tests: a Worker bundled as wrangler bundles it, and run by Miniflare
+ * (workerd) on a port of this machine, with local D1 databases where asked.
+ */
+import { builtinModules } from 'node:module'
+import { gzipSync } from 'node:zlib'
+import { build, type Plugin } from 'esbuild'
+import { Miniflare } from 'miniflare'
+import type { RuntimeServer } from './_runtimes'
+
+/** A bundled Worker: its code, the files that went into it, and its gzipped size. */
+export interface WorkerBundle {
+  code: string
+  inputs: string[]
+  gzipBytes: number
+}
+
+const BUILTINS = new Set(builtinModules)
+
+// Node's built-ins stay imports, as `node:X`, for nodejs_compat to provide (what wrangler does).
+const nodeCompat: Plugin = {
+  name: 'node-compat',
+  setup(build) {
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, ({ path }) => {
+      const name = path.replace(/^node:/, '')
+      return BUILTINS.has(name) ? { path: `node:${name}`, external: true } : undefined
+    })
+  },
+}
+
+/**
+ * Bundles `entry` as `wrangler deploy` does: one ES module, the worker conditions and main
+ * fields, Node's built-ins left to nodejs_compat. `nodePaths`: folders to resolve packages from
+ * besides the entry's own node_modules (the repository's, for a package unpacked elsewhere).
+ */
+export async function bundleWorker(entry: string, nodePaths: string[] = []): Promise<WorkerBundle> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    target: 'es2022',
+    plugins: [nodeCompat],
+    nodePaths,
+    write: false,
+    outfile: 'worker.js',
+    metafile: true,
+    logLevel: 'silent',
+  })
+  const code = result.outputFiles[0]?.text ?? ''
+  return { code, inputs: Object.keys(result.metafile.inputs), gzipBytes: gzipSync(code).byteLength }
+}
+
+/** A Worker for Miniflare: its name, bundled code, and its bindings. */
+export interface WorkerSpec {
+  name: string
+  code: string
+  /** D1 databases bound by these names (local, in memory). */
+  d1?: string[]
+  /** Other Workers of the same Miniflare bound as services: binding name -> Worker name. */
+  services?: Record<string, string>
+}
+
+/** Runs `workers` in one workerd on a free loopback port; the first answers the port. */
+export async function serveWorkers(
+  workers: WorkerSpec[],
+): Promise<RuntimeServer & { mf: Miniflare }> {
+  const mf = new Miniflare({
+    host: '127.0.0.1',
+    port: 0,
+    // Miniflare otherwise fetches request.cf from the internet.
+    cf: false,
+    workers: workers.map(({ name, code, d1, services }) => ({
+      name,
+      // One explicit module: Miniflare's own import scan fails on an optional import().
+      modules: [{ type: 'ESModule' as const, path: `${name}.js`, contents: code }],
+      compatibilityDate: '2026-04-26',
+      compatibilityFlags: ['nodejs_compat'],
+      d1Databases: d1 ?? [],
+      serviceBindings: services ?? {},
+    })),
+  })
+  const url = await mf.ready
+  return { mf, origin: url.origin, close: () => mf.dispose() }
+}
