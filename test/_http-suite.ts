@@ -97,7 +97,15 @@ export function httpContract(
     it('streams a log longer than one page as one JSON array, oldest first', async () => {
       const { log, http } = await serve()
       const added: string[] = []
-      for (let n = 0; n < 2500; n++) added.push((await log.addMovie(aMovie({ title: `M${n}` }))).id)
+      // 50 at a time: a remote target's log is the client, one request per add. Ids sort in
+      // the order the log added them.
+      for (let n = 0; n < 2500; n += 50) {
+        const batch = Array.from({ length: 50 }, (_, k) => aMovie({ title: `M${n + k}` }))
+        added.push(
+          ...(await Promise.all(batch.map((movie) => log.addMovie(movie)))).map((m) => m.id),
+        )
+      }
+      added.sort()
       const response = await http.fetch('/movies')
       expect(response.status).toBe(200)
       expect(response.headers.get('content-type')).toBe('application/json')
@@ -350,12 +358,23 @@ export function httpContract(
           controller.enqueue(chunk)
         },
       })
-      const response = await http.fetch('/movies', {
-        method: 'POST',
-        headers: JSON_HEADERS,
-        body,
-        duplex: 'half',
-      } as RequestInit)
+      const response = await http
+        .fetch('/movies', {
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body,
+          duplex: 'half',
+        } as RequestInit)
+        .catch((error: unknown) => error)
+      if (!(response instanceof Response)) {
+        // Bun may answer and close the connection while the client still sends: the client's
+        // write then fails (EPIPE) before it reads the 413. Only over a socket to another runtime.
+        expect(where).toBe('remote')
+        expect((response as Error).cause).toMatchObject({
+          code: expect.stringMatching(/^(EPIPE|ECONNRESET)$/),
+        })
+        return
+      }
       await expectProblem(response, 413)
       if (http.origin.startsWith('http://movie-log.test')) {
         // In-process targets: the handler stopped pulling right past the limit.

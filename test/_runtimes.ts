@@ -4,11 +4,12 @@
  * HTTP suite's target on it, each target a fresh diary there.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createMovieLogClient } from 'movie-log/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { checkClient } from '../runtime-tests/client.ts'
 import { httpContract } from './_http-suite'
 import { checkedAgainstDocument, type HttpTargetFactory } from './_http-targets'
 import { stop, watch } from './_processes'
@@ -18,8 +19,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 /**
  * A user's app in `folder`: `movie-log` installed as the built package (a link to this
- * repository, whose `exports` name dist/, its dependencies beside it) and runtime-tests/ copied
- * in. Returns the folder.
+ * repository, whose `exports` name dist/, its dependencies beside it), runtime-tests/ copied
+ * in and examples/ beside. Returns the folder.
  */
 export function makeApp(folder: string): string {
   mkdirSync(join(folder, 'node_modules'))
@@ -29,6 +30,7 @@ export function makeApp(folder: string): string {
     '{ "name": "app", "private": true, "type": "module" }',
   )
   cpSync(join(ROOT, 'runtime-tests'), folder, { recursive: true })
+  cpSync(join(ROOT, 'examples'), join(folder, 'examples'), { recursive: true })
   return folder
 }
 
@@ -38,7 +40,7 @@ export interface RuntimeServer {
   close(): Promise<void>
 }
 
-/** Runs `command` in `cwd` until it prints `listening <origin>`; stopped by `close`. */
+/** Runs `command` in `cwd` until it prints `listening <URL>`; stopped by `close`. */
 export async function startRuntime(
   command: string,
   args: string[],
@@ -54,7 +56,7 @@ export async function startRuntime(
   )
   const line = await child.waitForLine(/^listening http/)
   return {
-    origin: line.slice('listening '.length).trim(),
+    origin: new URL(line.slice('listening '.length).trim()).origin,
     close: async () => void (await stop(child)),
   }
 }
@@ -113,9 +115,10 @@ export interface ScriptRuntime {
   binary: string | undefined
   /** The arguments that run a script of the app folder (`['run', '-A', 'deno.ts']`). */
   run(script: string): string[]
-  /** Its server script and its client script in runtime-tests/. */
+  /** Its server script and its client script in runtime-tests/, and its example. */
   server: string
   client: string
+  example: string
   /** Store URLs by name: memory and the runtime's natural store. */
   stores: [string, string][]
 }
@@ -150,6 +153,20 @@ export function describeScriptRuntime(
         })
         expectClientChecks(JSON.parse(output))
       })
+    })
+
+    it(`runs ${runtime.example}`, async () => {
+      const folder = makeApp(tempFolder(`example-${name.toLowerCase()}-`))
+      const example = await startRuntime(binary as string, runtime.run(runtime.example), folder, {
+        PORT: '0',
+        MOVIE_LOG_STORE: 'sqlite://./data/movies.sqlite',
+      })
+      try {
+        expectClientChecks(await checkClient(`${example.origin}/movies`))
+        expect(existsSync(join(folder, 'data', 'movies.sqlite'))).toBe(true)
+      } finally {
+        await example.close()
+      }
     })
   })
 }

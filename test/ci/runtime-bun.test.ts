@@ -12,6 +12,7 @@ describeScriptRuntime(
     run: (script) => ['--no-install', script],
     server: 'bun.ts',
     client: 'bun-client.ts',
+    example: 'examples/bun.ts',
     stores: [
       ['memory', 'memory://'],
       ['sqlite', 'sqlite://./movies.sqlite'],

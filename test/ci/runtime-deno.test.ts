@@ -12,6 +12,7 @@ describeScriptRuntime(
     run: (script) => ['run', '--no-lock', '--allow-all', script],
     server: 'deno.ts',
     client: 'deno-client.ts',
+    example: 'examples/deno.ts',
     stores: [
       ['memory', 'memory://'],
       ['sqlite', 'sqlite://./movies.sqlite'],

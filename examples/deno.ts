@@ -1,0 +1,18 @@
+/**
+ * movie-log on Deno: the log at /movies on SQLite, served by Deno.serve. Deno reads the
+ * dependencies from package.json and node_modules, as an npm app has them.
+ *
+ *   deno run --allow-all examples/deno.ts   -> http://127.0.0.1:3000/movies
+ */
+import { createMovieLog } from 'movie-log'
+import { toWebHandler } from 'movie-log/web'
+
+const log = createMovieLog(Deno.env.get('MOVIE_LOG_STORE') ?? 'sqlite://./data/movies.sqlite')
+Deno.serve(
+  {
+    hostname: '127.0.0.1',
+    port: Number(Deno.env.get('PORT') ?? 3000),
+    onListen: ({ hostname, port }) => console.log(`listening http://${hostname}:${port}/movies`),
+  },
+  toWebHandler(log),
+)
