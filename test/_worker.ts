@@ -61,6 +61,30 @@ export interface WorkerSpec {
   d1?: string[]
   /** Other Workers of the same Miniflare bound as services: binding name -> Worker name. */
   services?: Record<string, string>
+  /** As wrangler.toml says them; the newest workerd knows and nodejs_compat by default. */
+  compatibilityDate?: string
+  compatibilityFlags?: string[]
+}
+
+/** What a wrangler.toml says of a Worker that Miniflare needs: the keys movie-log's example uses. */
+export function readWranglerToml(toml: string): Omit<WorkerSpec, 'code'> & { main: string } {
+  const string = (key: string) => new RegExp(`^${key}\\s*=\\s*"([^"]*)"`, 'm').exec(toml)?.[1]
+  const list = (key: string) =>
+    [
+      ...(new RegExp(`^${key}\\s*=\\s*\\[([^\\]]*)\\]`, 'm').exec(toml)?.[1] ?? '').matchAll(
+        /"([^"]*)"/g,
+      ),
+    ].map((match) => match[1] as string)
+  const d1 = [...toml.matchAll(/^\[\[d1_databases\]\][^[]*?^binding\s*=\s*"([^"]+)"/gms)].map(
+    (match) => match[1] as string,
+  )
+  return {
+    name: string('name') ?? 'worker',
+    main: string('main') ?? 'worker.ts',
+    compatibilityDate: string('compatibility_date'),
+    compatibilityFlags: list('compatibility_flags'),
+    d1,
+  }
 }
 
 /** Runs `workers` in one workerd on a free loopback port; the first answers the port. */
@@ -72,12 +96,12 @@ export async function serveWorkers(
     port: 0,
     // Miniflare otherwise fetches request.cf from the internet.
     cf: false,
-    workers: workers.map(({ name, code, d1, services }) => ({
+    workers: workers.map(({ name, code, d1, services, compatibilityDate, compatibilityFlags }) => ({
       name,
       // One explicit module: Miniflare's own import scan fails on an optional import().
       modules: [{ type: 'ESModule' as const, path: `${name}.js`, contents: code }],
-      compatibilityDate: '2026-04-26',
-      compatibilityFlags: ['nodejs_compat'],
+      compatibilityDate: compatibilityDate ?? '2026-04-26',
+      compatibilityFlags: compatibilityFlags ?? ['nodejs_compat'],
       d1Databases: d1 ?? [],
       serviceBindings: services ?? {},
     })),

@@ -72,6 +72,7 @@ export default defineConfig({
           { text: 'Guarantees', link: '/reference/guarantees' },
           { text: 'Decisions', link: '/reference/decisions' },
           { text: 'Node.js versions', link: '/reference/node-versions' },
+          { text: 'Runtimes', link: '/reference/runtimes' },
         ],
       },
       { text: 'Performance', link: '/performance' },
