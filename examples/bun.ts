@@ -4,9 +4,10 @@
  *   bun examples/bun.ts   -> http://127.0.0.1:3000/movies
  */
 import { createMovieLog } from 'movie-log'
+import { sqlite } from 'movie-log/sqlite'
 import { toWebHandler } from 'movie-log/web'
 
-const log = createMovieLog(process.env.MOVIE_LOG_STORE ?? 'sqlite://./data/movies.sqlite')
+const log = createMovieLog(sqlite('./data/movies.sqlite'))
 const server = Bun.serve({
   hostname: '127.0.0.1',
   port: Number(process.env.PORT ?? 3000),

@@ -5,9 +5,10 @@
  *   deno run --allow-all examples/deno.ts   -> http://127.0.0.1:3000/movies
  */
 import { createMovieLog } from 'movie-log'
+import { sqlite } from 'movie-log/sqlite'
 import { toWebHandler } from 'movie-log/web'
 
-const log = createMovieLog(Deno.env.get('MOVIE_LOG_STORE') ?? 'sqlite://./data/movies.sqlite')
+const log = createMovieLog(sqlite('./data/movies.sqlite'))
 Deno.serve(
   {
     hostname: '127.0.0.1',

@@ -159,7 +159,6 @@ export function describeScriptRuntime(
       const folder = makeApp(tempFolder(`example-${name.toLowerCase()}-`))
       const example = await startRuntime(binary as string, runtime.run(runtime.example), folder, {
         PORT: '0',
-        MOVIE_LOG_STORE: 'sqlite://./data/movies.sqlite',
       })
       try {
         expectClientChecks(await checkClient(`${example.origin}/movies`))
