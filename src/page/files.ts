@@ -35,9 +35,15 @@ export const ASSET_TYPES: Record<string, string> = {
 }
 
 // In the package, the page is built beside the bundle (dist/page/). From source this file is
-// src/page/files.ts, beside the sources to build.
-const BUILT = fileURLToPath(new URL('./page/', import.meta.url))
-const SOURCES = fileURLToPath(new URL('./', import.meta.url))
+// src/page/files.ts, beside the sources to build. A bundle without a file URL of its own (a
+// Cloudflare Worker's) has no files beside it: no page, and no failure at import.
+const BUILT = besideThisFile('./page/')
+const SOURCES = besideThisFile('./')
+
+function besideThisFile(path: string): string | undefined {
+  const here = import.meta.url
+  return here?.startsWith('file:') ? fileURLToPath(new URL(path, here)) : undefined
+}
 
 let loading: Promise<DiaryPage | undefined> | undefined
 
@@ -50,7 +56,7 @@ export function diaryPage(env: NodeJS.ProcessEnv = process.env): Promise<DiaryPa
 async function findPage(env: NodeJS.ProcessEnv): Promise<DiaryPage | undefined> {
   const dir = [env.MOVIE_LOG_PAGE_DIR, BUILT].find((d) => d && existsSync(join(d, 'index.html')))
   if (dir) return readBuiltPage(dir)
-  if (existsSync(join(SOURCES, 'main.ts'))) return buildFromSources()
+  if (SOURCES && existsSync(join(SOURCES, 'main.ts'))) return buildFromSources()
   return undefined
 }
 
