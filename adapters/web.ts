@@ -10,8 +10,8 @@ export type { Problem, ProblemFieldError } from '../src/http/problem'
 
 /**
  * Turns a movie log into a web-standard handler, `(request: Request) => Promise<Response>`, for
- * Hono, Next.js route handlers, srvx or Node (through srvx). Tested on Node; Bun and Deno are
- * not yet tested, and Cloudflare Workers cannot load the package yet.
+ * Hono, Next.js route handlers, srvx or Node (through srvx), `Bun.serve`, `Deno.serve` and a
+ * Cloudflare Worker's `fetch`: each tested in CI (the manual's Runtimes page).
  * Mount it at `options.basePath` (default `/movies`); hosts that strip the prefix work too.
  *
  * @example
