@@ -2,7 +2,10 @@
  * Cloudflare Workers in tests: a Worker bundled as wrangler bundles it, and run by Miniflare
  * (workerd) on a port of this machine, with local D1 databases where asked.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
 import { builtinModules } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build, type Plugin } from 'esbuild'
 import { Miniflare } from 'miniflare'
@@ -91,7 +94,31 @@ export function readWranglerToml(toml: string): Omit<WorkerSpec, 'code'> & { mai
 export async function serveWorkers(
   workers: WorkerSpec[],
 ): Promise<RuntimeServer & { mf: Miniflare }> {
-  const mf = new Miniflare({
+  // Miniflare makes its folder in the system temp folder and removes it after dispose() without
+  // waiting: made inside one of ours (it reads TMPDIR when constructed), it is removed with it.
+  const folder = mkdtempSync(join(tmpdir(), 'movie-log-workerd-'))
+  const systemTemp = process.env.TMPDIR
+  process.env.TMPDIR = folder
+  let mf: Miniflare
+  try {
+    mf = createMiniflare(workers)
+  } finally {
+    if (systemTemp === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = systemTemp
+  }
+  const url = await mf.ready
+  return {
+    mf,
+    origin: url.origin,
+    close: async () => {
+      await mf.dispose()
+      rmSync(folder, { recursive: true, force: true })
+    },
+  }
+}
+
+function createMiniflare(workers: WorkerSpec[]): Miniflare {
+  return new Miniflare({
     host: '127.0.0.1',
     port: 0,
     // Miniflare otherwise fetches request.cf from the internet.
@@ -106,6 +133,4 @@ export async function serveWorkers(
       serviceBindings: services ?? {},
     })),
   })
-  const url = await mf.ready
-  return { mf, origin: url.origin, close: () => mf.dispose() }
 }
