@@ -119,6 +119,8 @@ export interface ScriptRuntime {
   server: string
   client: string
   example: string
+  /** Its own settings, for every process of it. */
+  env: Record<string, string>
   /** Store URLs by name: memory and the runtime's natural store. */
   stores: [string, string][]
 }
@@ -139,6 +141,7 @@ export function describeScriptRuntime(
       const served = servedBy(() => {
         folder = makeApp(tempFolder(`runtime-${name.toLowerCase()}-`))
         return startRuntime(binary as string, runtime.run(runtime.server), folder, {
+          ...runtime.env,
           MOVIE_LOG_STORE: store,
         })
       })
@@ -148,7 +151,7 @@ export function describeScriptRuntime(
       it(`runs the client on ${name} against it`, () => {
         const output = execFileSync(binary as string, runtime.run(runtime.client), {
           cwd: folder,
-          env: { ...process.env, MOVIE_LOG_URL: `${origin()}/movies` },
+          env: { ...process.env, ...runtime.env, MOVIE_LOG_URL: `${origin()}/movies` },
           encoding: 'utf8',
         })
         expectClientChecks(JSON.parse(output))
@@ -158,6 +161,7 @@ export function describeScriptRuntime(
     it(`runs ${runtime.example}`, async () => {
       const folder = makeApp(tempFolder(`example-${name.toLowerCase()}-`))
       const example = await startRuntime(binary as string, runtime.run(runtime.example), folder, {
+        ...runtime.env,
         PORT: '0',
       })
       try {

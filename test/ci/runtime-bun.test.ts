@@ -10,6 +10,7 @@ describeScriptRuntime(
     binary: runtimeBinary('bun'),
     // --no-install: resolve from the app's node_modules only, never fetch.
     run: (script) => ['--no-install', script],
+    env: {},
     server: 'bun.ts',
     client: 'bun-client.ts',
     example: 'examples/bun.ts',

@@ -10,6 +10,8 @@ describeScriptRuntime(
     binary: runtimeBinary('deno'),
     // The app's package.json and node_modules, as a Node app has them (no deno.json, no lock).
     run: (script) => ['run', '--no-lock', '--allow-all', script],
+    // No look for a newer Deno on the internet.
+    env: { DENO_NO_UPDATE_CHECK: '1' },
     server: 'deno.ts',
     client: 'deno-client.ts',
     example: 'examples/deno.ts',
