@@ -14,7 +14,7 @@ const { binding } = localD1()
 const counting = countingD1(await binding())
 registerD1Scheme('d1-counted', async () => counting.binding)
 
-/** `count` movies under `namespace`, one day apart from 2000 on, ids in the order added. */
+/** `count` movies under `namespace`, spread over 2000 to 2024 whatever their number, ids in the order added. */
 async function seed(namespace: string, count: number) {
   const driver = await openD1Driver(await binding(), { namespace })
   await driver.close()
@@ -22,7 +22,7 @@ async function seed(namespace: string, count: number) {
   await db
     .prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2),
-      m(id, screened, i) AS (SELECT printf('%08x-0000-7000-8000-%012x', i, i), strftime('%Y-%m-%dT20:30:00.000', '2000-01-01', '+' || (i % 9000) || ' days'), i FROM n)
+      m(id, screened, i) AS (SELECT printf('%08x-0000-7000-8000-%012x', i, i), strftime('%Y-%m-%dT20:30:00.000', '2000-01-01', '+' || (i * 9000 / ?2) || ' days'), i FROM n)
       INSERT INTO movie_log_movies (namespace, owner, id, screened, movie)
       SELECT ?1, '', id, screened, json_object('id', id, 'title', 'Movie ' || i, 'screenedDate', screened, 'releaseYear', 1950 + i % 70, 'imdbLink', printf('https://www.imdb.com/title/tt%07d/', i), 'notes', '') FROM m`,
     )
@@ -59,8 +59,8 @@ describe('D1 at scale: a page of 50 at 1k and at 100k movies', () => {
     }
     const first = await read({ ...options, limit: 50 })
     expect(first.movies).toHaveLength(50)
-    // A cursor half-way through: the page after the movie at the middle of the listing.
-    const middle = await read({ ...options, limit: Math.floor(size / 4) })
+    // A cursor from inside the listing: the page after its first tenth.
+    const middle = await read({ ...options, limit: size / 10 })
     const resumed = await read({ ...options, limit: 50, cursor: middle.nextCursor as string })
     expect(resumed.movies).toHaveLength(50)
     return { first, resumed }
