@@ -27,6 +27,9 @@ export interface D1DatabaseLike {
   batch(statements: D1PreparedStatementLike[]): Promise<unknown[]>
 }
 
+// The bindings this isolate made the tables on.
+const madeOn = new WeakSet<D1DatabaseLike>()
+
 /** How often a watch asks D1 for its log's latest change (D1 has no LISTEN). */
 export const D1_POLL_MS = 1000
 
@@ -78,8 +81,12 @@ export async function openD1Driver(
   options: { namespace: string },
 ): Promise<StoreDriver> {
   // No version check: D1 refuses sqlite_version() (and `PRAGMA journal_mode`); it runs a
-  // SQLite with RETURNING, and keeps its own journal.
-  await db.batch(schemaStatements('sqlite').map((statement) => db.prepare(statement)))
+  // SQLite with RETURNING, and keeps its own journal. A log made per request opens the driver
+  // per request: the tables are made once per binding the isolate keeps.
+  if (!madeOn.has(db)) {
+    await db.batch(schemaStatements('sqlite').map((statement) => db.prepare(statement)))
+    madeOn.add(db)
+  }
   const connection: SqlConnection = {
     dialect: 'sqlite',
     query: async (sql, parameters) =>
