@@ -31,7 +31,7 @@ export interface D1DatabaseLike {
 const madeOn = new WeakSet<D1DatabaseLike>()
 
 /** How often a watch asks D1 for its log's latest change (D1 has no LISTEN). */
-export const D1_POLL_MS = 1000
+const D1_POLL_MS = 1000
 
 /** What `d1()` hands `createMovieLog`: the store's kind, and how to open its driver. */
 export interface D1Store {
