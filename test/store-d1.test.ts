@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { Movie } from '../src/core/movie'
-import { classifyD1Failure, openD1Driver } from '../src/drivers/d1'
+import { classifyD1Failure, type D1DatabaseLike, openD1Driver } from '../src/drivers/d1'
 import { wakes } from './_change-conformance'
 import { localD1 } from './_d1'
 import { describeDriverSuite } from './_driver-suite'
@@ -55,6 +55,7 @@ describe('D1 driver', () => {
       ['D1_ERROR: D1 DB is overloaded. Requests queued for too long.', 'timeout'],
       ["D1_ERROR: D1 DB's isolate exceeded its memory limit and was reset.", 'busy'],
       ['D1_ERROR: Exceeded maximum DB size', 'disk-full'],
+      ['Too many API requests by single worker invocation.', 'busy'],
       ['D1_ERROR: database or disk is full: SQLITE_FULL', 'disk-full'],
       ['D1_ERROR: database is locked: SQLITE_BUSY', 'busy'],
     ] as const) {
@@ -99,6 +100,36 @@ describe('D1 driver', () => {
       stop()
       await Promise.all(['alice', 'bob'].map((owner) => writer.drop(owner)))
       await Promise.all([watched.close(), writer.close()])
+    }
+  })
+
+  it('wakes a watch when its poll fails, so the watch meets the failure (a Worker out of queries)', async () => {
+    const db = await binding()
+    let failing = false
+    // Past the queries an invocation may make, every statement fails as Workers say.
+    const limited: D1DatabaseLike = {
+      prepare: (sql) => {
+        if (!failing) return db.prepare(sql)
+        const refused = {
+          bind: () => refused,
+          all: () =>
+            Promise.reject(new Error('Too many API requests by single worker invocation.')),
+        }
+        return refused
+      },
+      batch: (statements) => db.batch(statements),
+    }
+    const driver = await openD1Driver(limited, { namespace: `test-${randomUUID()}` })
+    const { wake, next } = wakes()
+    const stop = driver.onChange('alice', wake)
+    try {
+      await next(5000, 'the first poll')
+      failing = true
+      await next(5000, 'a poll that failed')
+      await expect(driver.log('alice').latestChange()).rejects.toThrow(/Too many API requests/)
+    } finally {
+      stop()
+      await driver.close()
     }
   })
 })

@@ -1,6 +1,6 @@
 // #region snippet
 import { createMovieLog } from 'movie-log'
-import { d1, type D1DatabaseLike } from 'movie-log/d1'
+import { type D1DatabaseLike, d1 } from 'movie-log/d1'
 import { toWebHandler } from 'movie-log/web'
 
 export default {

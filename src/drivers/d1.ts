@@ -136,7 +136,7 @@ export async function openD1Driver(
 
 /**
  * Reads `latest` every D1_POLL_MS and calls `wake` when it moved, and once after the first read
- * (the watch then reads what came before it listened). A read that failed is tried at the next.
+ * (the watch then reads what came before it listened); a read that failed wakes it too.
  */
 function pollLatestChange(latest: () => Promise<string | undefined>, wake: () => void) {
   let seen: string | undefined | null = null
@@ -152,7 +152,10 @@ function pollLatestChange(latest: () => Promise<string | undefined>, wake: () =>
         wake()
       }
     } catch {
-      // D1 away for a moment: the next tick asks again.
+      // The watch's own read then meets what failed: a blip passes, and a lasting failure (a
+      // Worker's invocation past its 1,000 D1 queries, 50 on the free plan) ends the watch, which
+      // a feed's client resumes, from its last event id, in a new invocation.
+      if (!stopped) wake()
     } finally {
       reading = false
     }
