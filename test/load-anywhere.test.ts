@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { build, type Metafile } from 'esbuild'
 import { describe, expect, it } from 'vitest'
+import { WRANGLER_BUNDLE } from './_wrangler'
 
 const source = (path: string) => new URL(`../${path}`, import.meta.url).pathname
 
@@ -17,16 +18,8 @@ const handler = toWebHandler(createMovieLog())
 export default { fetch: (request) => handler(request) }`,
       resolveDir: source('.'),
     },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    // What nodejs_compat provides, kept as imports to be seen; keyv's serializer imports buffer.
-    external: ['node:*', 'buffer'],
-    write: false,
+    ...WRANGLER_BUNDLE,
     metafile: true,
-    logLevel: 'silent',
   })
   return { metafile: result.metafile }
 }

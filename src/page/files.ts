@@ -9,41 +9,14 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
-/** Bytes as served: plain, gzipped and brotli-compressed. */
-export interface Encoded {
-  plain: Uint8Array
-  gzip: Uint8Array
-  br: Uint8Array
-}
+import { type DiaryPage, type Encoded, servable as servableWith } from './assets'
 
-/** One asset as served: its content type and its bytes. */
-export interface PageAsset extends Encoded {
-  type: string
-}
-
-/** The page ready to serve: `index.html` (a template for `toPageHandler`) and its assets. */
-export interface DiaryPage {
-  html: string
-  /** By hashed name: the script, the style, and the service worker (`sw-<hash>.js`). */
-  assets: Map<string, PageAsset>
-}
-
-/** The content types of what the page is made of. */
-export const ASSET_TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-}
+export { ASSET_TYPES, type DiaryPage, type Encoded, type PageAsset } from './assets'
 
 // In the package, the page is built beside the bundle (dist/page/). From source this file is
-// src/page/files.ts, beside the sources to build. A bundle without a file URL of its own (a
-// Cloudflare Worker's) has no files beside it: no page, and no failure at import.
-const BUILT = besideThisFile('./page/')
-const SOURCES = besideThisFile('./')
-
-function besideThisFile(path: string): string | undefined {
-  const here = import.meta.url
-  return here?.startsWith('file:') ? fileURLToPath(new URL(path, here)) : undefined
-}
+// src/page/files.ts, beside the sources to build.
+const BUILT = fileURLToPath(new URL('./page/', import.meta.url))
+const SOURCES = fileURLToPath(new URL('./', import.meta.url))
 
 let loading: Promise<DiaryPage | undefined> | undefined
 
@@ -56,7 +29,7 @@ export function diaryPage(env: NodeJS.ProcessEnv = process.env): Promise<DiaryPa
 async function findPage(env: NodeJS.ProcessEnv): Promise<DiaryPage | undefined> {
   const dir = [env.MOVIE_LOG_PAGE_DIR, BUILT].find((d) => d && existsSync(join(d, 'index.html')))
   if (dir) return readBuiltPage(dir)
-  if (SOURCES && existsSync(join(SOURCES, 'main.ts'))) return buildFromSources()
+  if (existsSync(join(SOURCES, 'main.ts'))) return buildFromSources()
   return undefined
 }
 
@@ -81,7 +54,7 @@ async function buildFromSources(): Promise<DiaryPage> {
 }
 
 /** `bytes` compressed both ways, once: a handful of small files, never per request. */
-export function encode(bytes: Uint8Array): Encoded {
+export function encode(bytes: Uint8Array): Required<Encoded> {
   const plain = Buffer.from(bytes)
   return {
     plain,
@@ -96,10 +69,5 @@ export function encode(bytes: Uint8Array): Encoded {
 }
 
 function servable(html: string, files: Map<string, Uint8Array>): DiaryPage {
-  const assets = new Map<string, PageAsset>()
-  for (const [name, bytes] of files) {
-    const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))]
-    if (type) assets.set(name, { type, ...encode(bytes) })
-  }
-  return { html, assets }
+  return servableWith(html, files, encode)
 }

@@ -127,9 +127,7 @@ describe('examples/cloudflare-worker, from the packed tarball', () => {
     expect((await as(undefined, '/movies')).status).toBe(401)
   })
 
-  // Known gap: movie-log/page reads its built files from disk, which a Worker has none of; it
-  // answers the notice that the page is not built. This fails once the page is served.
-  it.fails('serves the diary page', async () => {
+  it('serves the diary page', async () => {
     const page = await as('alice@example.org', '/', { headers: { accept: 'text/html' } })
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
