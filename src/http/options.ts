@@ -1,3 +1,4 @@
+import { checkTimeZone } from '../formats/local-time'
 import type { CorsOrigins } from './cors'
 
 /**
@@ -64,6 +65,11 @@ export interface MovieLogHttpOptions {
    * down aborts it, so that its connections can close.
    */
   signal?: AbortSignal
+  /**
+   * The IANA time zone a scrobble's watch is written in (`screenedDate` is local time), as
+   * `'Europe/Paris'`. Default: the runtime's own zone.
+   */
+  timeZone?: string
 }
 
 /**
@@ -109,6 +115,11 @@ export function checkHttpOptions(options: MovieLogHttpOptions): void {
       `movie-log: options.basePath must be a path, without '?' or '#', not ${JSON.stringify(basePath)}`,
     )
   }
+  const { timeZone } = options
+  const badZone =
+    timeZone !== undefined &&
+    (typeof timeZone !== 'string' ? 'it is not a string' : checkTimeZone(timeZone))
+  if (badZone) throw new TypeError(`movie-log: options.timeZone: ${badZone}`)
   for (const name of POSITIVE_INTEGER_OPTIONS) {
     const value = options[name]
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {

@@ -18,7 +18,9 @@ import {
   originOf,
   parseIdempotencyKey,
   resolveTarget,
+  withQueryToken,
 } from './request'
+import { isScrobbleSource, scrobble } from './scrobble'
 import { createStreamLimit } from './stream-limit'
 
 // The document's name below the base path. src/openapi/document.ts names it too; importing it
@@ -109,6 +111,24 @@ export function createMovieLogReplier(
     }
   }
 
+  async function scrobbleRoute(request: Request, url: URL, source: string): Promise<Reply> {
+    if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, 'POST')
+    if (request.method !== 'POST') return methodNotAllowed('POST')
+    if (!isScrobbleSource(source)) {
+      return problemReply(404, 'No such scrobble source: use plex, jellyfin, emby or generic.')
+    }
+    const asked = withQueryToken(request, url)
+    const log = await logOf(asked)
+    if (!log) return unauthenticated()
+    const refusal = options.authorize && (await denied(asked, options.authorize, 'add'))
+    if (refusal) return refusal
+    return scrobble(log, request, source, {
+      maxBodyBytes,
+      timeZone: options.timeZone,
+      movieUrl: (id) => movieUrl({ id }, url),
+    })
+  }
+
   async function denied(
     request: Request,
     authorize: NonNullable<MovieLogHttpOptions['authorize']>,
@@ -125,7 +145,7 @@ export function createMovieLogReplier(
     return `${originOf(url)}${encodedBasePath || '/'}`
   }
 
-  function movieUrl(movie: Movie, url: URL): string {
+  function movieUrl(movie: Pick<Movie, 'id'>, url: URL): string {
     return `${originOf(url)}${encodedBasePath}/${encodeURIComponent(movie.id)}`
   }
 
@@ -133,6 +153,7 @@ export function createMovieLogReplier(
     // The host's path is percent-encoded: compared with the encoded base path.
     const target = resolveTarget(path, encodedBasePath)
     if (target.kind === 'none') return problemReply(404, 'Not found.')
+    if (target.kind === 'scrobble') return scrobbleRoute(request, url, target.source)
     const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const actions = target.kind === 'collection' ? COLLECTION_ACTIONS : ITEM_ACTIONS
