@@ -19,8 +19,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { checkTimeZone } from '../formats/local-time'
-import type { MovieLogAction } from '../http/options'
+import { checkHttpOptions, type MovieLogAction } from '../http/options'
 import { parseUsers, type User } from './users'
 
 export interface ServerConfig {
@@ -72,8 +71,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     )
   }
   const timeZone = env.MOVIE_LOG_TIME_ZONE?.trim() || undefined
-  const badZone = timeZone && checkTimeZone(timeZone)
-  if (badZone) throw new ConfigError(`MOVIE_LOG_TIME_ZONE: ${badZone}`)
+  try {
+    checkHttpOptions({ timeZone })
+  } catch (error) {
+    throw new ConfigError(
+      `MOVIE_LOG_TIME_ZONE: ${(error as Error).message.replace(/^.*?timeZone: /, '')}`,
+    )
+  }
   const hosts = listOf(env.MOVIE_LOG_HOSTS)
   const origins = env.MOVIE_LOG_CORS_ORIGINS?.split(',')
     .map((origin) => origin.trim())

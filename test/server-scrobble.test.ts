@@ -1,0 +1,172 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Movie } from 'movie-log'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, configFromEnv } from '../src/server/config'
+import { userLine } from '../src/server/users'
+import { createPrivatePostgres } from './_postgres'
+import { startPrivateRedis } from './_processes'
+import {
+  type Delivery,
+  embyDelivery,
+  FINISHED,
+  fixture,
+  jellyfinDelivery,
+  plexDelivery,
+  requestInit,
+} from './_scrobble'
+import { childrenOfEachTest, list } from './_server-client'
+import { describeWith, type Need } from './_services'
+import { tempFolders } from './_temp'
+
+// Media servers' webhooks through `movie-log serve`, a real listening server, on each store.
+const tempFolder = tempFolders()
+const { running, start } = childrenOfEachTest()
+const TOKEN = 'scrobble-t0ken-9f3a'
+const PARIS = { MOVIE_LOG_TIME_ZONE: 'Europe/Paris' }
+
+const deliver = (url: string, source: string, delivery: Delivery, token = TOKEN) =>
+  fetch(`${url}/scrobble/${source}?token=${encodeURIComponent(token)}`, requestInit(delivery))
+
+const STORES: [name: string, need: Need | undefined, open: () => Promise<string>][] = [
+  [
+    'SQLite',
+    undefined,
+    async () => `sqlite://${join(tempFolder('movie-log-scrobble-'), 'movies.sqlite')}`,
+  ],
+  [
+    'PostgreSQL',
+    'POSTGRES_URL',
+    async () => {
+      const postgres = await createPrivatePostgres('scrobble')
+      cleanups.push(() => postgres.drop())
+      return postgres.url
+    },
+  ],
+  [
+    'Redis',
+    'redis-server',
+    async () => {
+      const redis = await startPrivateRedis()
+      running.push(redis)
+      return redis.url
+    },
+  ],
+]
+const cleanups: (() => Promise<unknown>)[] = []
+
+for (const [name, need, open] of STORES) {
+  const describeStore = (title: string, body: () => void) =>
+    need ? describeWith(need, title, body) : describe(title, body)
+  describeStore(`scrobbles through the server on ${name}`, () => {
+    it('logs each source once across two processes, ignores the rest, and never logs the token', async () => {
+      try {
+        const env = { MOVIE_LOG_STORE: await open(), MOVIE_LOG_TOKEN: TOKEN, ...PARIS }
+        const [first, second] = [await start(env), await start(env)]
+        const logged: Movie[] = []
+        for (const [source, delivery] of Object.entries(FINISHED)) {
+          const created = await deliver(first.url, source, delivery())
+          expect(created.status, source).toBe(201)
+          const movie = (await created.json()) as Movie
+          expect(movie.screenedDate.slice(0, 19), source).toBe('2024-06-01T20:30:00')
+          logged.push(movie)
+          // The media server retries, and its retry reaches the other process: logged once.
+          const retried = await deliver(second.url, source, delivery())
+          expect(retried.status, source).toBe(200)
+          expect(await retried.json()).toEqual(movie)
+        }
+        const ignored = [
+          deliver(first.url, 'plex', plexDelivery(fixture('plex-movie-pause'))),
+          deliver(second.url, 'jellyfin', jellyfinDelivery(fixture('jellyfin-episode-stop'))),
+          deliver(first.url, 'emby', embyDelivery(fixture('emby-movie-pause'))),
+        ]
+        expect((await Promise.all(ignored)).map((response) => response.status)).toEqual([
+          204, 204, 204,
+        ])
+        const noImdb = await deliver(
+          second.url,
+          'emby',
+          embyDelivery(fixture('emby-movie-no-imdb')),
+        )
+        expect(noImdb.status).toBe(422)
+        expect(
+          (await deliver(first.url, 'plex', FINISHED.plex?.() as Delivery, 'wrong')).status,
+        ).toBe(401)
+        expect(await list(first.url)).toEqual(logged)
+        expect(await list(second.url)).toEqual(logged)
+        // Each request has its line, the token's value in none.
+        await first.waitForLine(/^POST \/movies\/scrobble\/plex\?token=\*\*\* 401 /)
+        const lines = [...first.lines, ...second.lines]
+        expect(lines.filter((line) => line.startsWith('POST /movies/scrobble/'))).toHaveLength(13)
+        expect(lines.join('\n')).not.toContain(TOKEN)
+        expect(lines.join('\n')).not.toContain('wrong')
+      } finally {
+        await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))
+      }
+    })
+  })
+}
+
+describe('scrobbles through the server', () => {
+  it("logs Plex's payload and leaves a thumb past the body limit unsent, the server holding none of it", async () => {
+    const store = `sqlite://${join(tempFolder('movie-log-scrobble-'), 'movies.sqlite')}`
+    const server = await start({ MOVIE_LOG_STORE: store, ...PARIS })
+    // 200 MiB: five times the memory this whole server uses; the body limit is 1 MiB.
+    const delivery = plexDelivery(fixture('plex-movie-scrobble'), 200 * 1024 * 1024)
+    const response = await deliver(server.url, 'plex', delivery)
+    expect(response.status).toBe(201)
+    expect(response.headers.get('connection')).toBe('close')
+    expect(await response.json()).toMatchObject({ title: 'The Shawshank Redemption' })
+    // What the socket's buffers took before the server closed it, and no more.
+    console.log(`thumb bytes sent: ${delivery.pulled?.()}`)
+    expect(delivery.pulled?.()).toBeLessThan(20 * 1024 * 1024)
+    expect(await list(server.url)).toHaveLength(1)
+    // The server goes on answering on new connections.
+    expect((await deliver(server.url, 'plex', FINISHED.plex?.() as Delivery)).status).toBe(200)
+  })
+
+  it("puts two people's scrobbles from one Plex server in their own diaries", async () => {
+    const folder = tempFolder('movie-log-scrobble-')
+    const users = join(folder, 'users')
+    writeFileSync(users, userLine('alice', 'alice-token') + userLine('bob', 'bob-token'))
+    const server = await start({
+      MOVIE_LOG_STORE: `sqlite://${join(folder, 'movies.sqlite')}`,
+      MOVIE_LOG_USERS: users,
+      ...PARIS,
+    })
+    const alice = await deliver(
+      server.url,
+      'plex',
+      plexDelivery(fixture('plex-movie-scrobble')),
+      'alice-token',
+    )
+    const bob = await deliver(
+      server.url,
+      'plex',
+      plexDelivery(fixture('plex-movie-scrobble-shared-user')),
+      'bob-token',
+    )
+    expect([alice.status, bob.status]).toEqual([201, 201])
+    const diaryOf = async (token: string) =>
+      (
+        (await (
+          await fetch(server.url, { headers: { authorization: `Bearer ${token}` } })
+        ).json()) as Movie[]
+      ).map((movie) => `${movie.title} ${movie.screenedDate}`)
+    expect(await diaryOf('alice-token')).toEqual([
+      'The Shawshank Redemption 2024-06-01T20:30:00.000',
+    ])
+    // Bob's Heat: lastViewedAt 2024-06-02 18:30 UTC.
+    expect(await diaryOf('bob-token')).toEqual(['Heat 2024-06-02T20:30:00.000'])
+    expect(server.lines.join('\n')).not.toMatch(/alice-token|bob-token/)
+  })
+
+  it('refuses to start on a MOVIE_LOG_TIME_ZONE that is not an IANA zone, naming it', () => {
+    expect(() => configFromEnv({ MOVIE_LOG_TIME_ZONE: 'Paris' })).toThrow(ConfigError)
+    expect(() => configFromEnv({ MOVIE_LOG_TIME_ZONE: 'Paris' })).toThrow(
+      "MOVIE_LOG_TIME_ZONE: 'Paris' is not a time zone this runtime knows: give an IANA name such as Europe/Paris",
+    )
+    expect(configFromEnv({ MOVIE_LOG_TIME_ZONE: 'Asia/Tokyo' }).timeZone).toBe('Asia/Tokyo')
+    expect(configFromEnv({}).timeZone).toBeUndefined()
+  })
+})
