@@ -1,6 +1,7 @@
 import { createMovieLog, createMovieLogs, type Movie } from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
 import { describe, expect, it } from 'vitest'
+import { createResponseChecker } from './_openapi'
 import {
   type Delivery,
   embyDelivery,
@@ -13,11 +14,20 @@ import {
 } from './_scrobble'
 
 const BASE = 'http://localhost/movies'
+// Every answer of these tests is held to the OpenAPI document.
+const checkResponse = createResponseChecker()
+
+async function checked(request: Request, response: Promise<Response>): Promise<Response> {
+  const answer = await response
+  await checkResponse(request.method, new URL(request.url), answer.clone())
+  return answer
+}
 const ZONE = 'Europe/Paris'
 
 function serving(options: Parameters<typeof toWebHandler>[1] = {}) {
   const log = createMovieLog()
-  const handler = toWebHandler(log, { timeZone: ZONE, ...options })
+  const web = toWebHandler(log, { timeZone: ZONE, ...options })
+  const handler = (request: Request) => checked(request, web(request))
   const send = (source: string, delivery: Delivery, query = '', headers = {}) =>
     handler(new Request(`${BASE}/scrobble/${source}${query}`, requestInit(delivery, headers)))
   return { log, send, handler }
