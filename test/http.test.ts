@@ -379,6 +379,7 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (name, createTarget: HttpTarget
         '/movies',
         '/movies/openapi.json',
         '/movies/{id}',
+        '/movies/scrobble/{source}',
       ])
       expect(document.paths['/movies'].post.operationId).toBe('addMovie')
       const head = await http.fetch('/movies/openapi.json', { method: 'HEAD' })

@@ -1,11 +1,12 @@
-import { writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Movie } from 'movie-log'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, configFromEnv } from '../src/server/config'
-import { userLine } from '../src/server/users'
+import { freePort } from './_ports'
 import { createPrivatePostgres } from './_postgres'
-import { startPrivateRedis } from './_processes'
+import { CLI, startPrivateRedis } from './_processes'
 import {
   type Delivery,
   embyDelivery,
@@ -24,6 +25,18 @@ const tempFolder = tempFolders()
 const { running, start } = childrenOfEachTest()
 const TOKEN = 'scrobble-t0ken-9f3a'
 const PARIS = { MOVIE_LOG_TIME_ZONE: 'Europe/Paris' }
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })
+
+/** `movie-log user add NAME --url BASE`: the token, and the webhook URLs it printed. */
+function addUser(file: string, name: string, base: string) {
+  const result = cli(['user', 'add', name, '--users', file, '--url', base])
+  expect(result.status, result.stderr).toBe(0)
+  const urls = result.stderr.match(/https?:\/\/\S+/g) ?? []
+  return { token: result.stdout.trim(), urls, plex: urls[0] as string }
+}
 
 const deliver = (url: string, source: string, delivery: Delivery, token = TOKEN) =>
   fetch(`${url}/scrobble/${source}?token=${encodeURIComponent(token)}`, requestInit(delivery))
@@ -125,40 +138,51 @@ describe('scrobbles through the server', () => {
     expect((await deliver(server.url, 'plex', FINISHED.plex?.() as Delivery)).status).toBe(200)
   })
 
-  it("puts two people's scrobbles from one Plex server in their own diaries", async () => {
+  it("puts two people's scrobbles from one Plex server in their own diaries, by the URLs `user add` printed", async () => {
     const folder = tempFolder('movie-log-scrobble-')
     const users = join(folder, 'users')
-    writeFileSync(users, userLine('alice', 'alice-token') + userLine('bob', 'bob-token'))
-    const server = await start({
-      MOVIE_LOG_STORE: `sqlite://${join(folder, 'movies.sqlite')}`,
-      MOVIE_LOG_USERS: users,
-      ...PARIS,
-    })
-    const alice = await deliver(
-      server.url,
-      'plex',
-      plexDelivery(fixture('plex-movie-scrobble')),
-      'alice-token',
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}/movies`
+    const [alice, bob] = [addUser(users, 'alice', base), addUser(users, 'bob', base)]
+    expect(alice.plex).toBe(`${base}/scrobble/plex?token=${alice.token}`)
+    expect(alice.urls).toEqual(
+      ['plex', 'jellyfin', 'emby', 'generic'].map(
+        (source) => `${base}/scrobble/${source}?token=${alice.token}`,
+      ),
     )
-    const bob = await deliver(
-      server.url,
-      'plex',
-      plexDelivery(fixture('plex-movie-scrobble-shared-user')),
-      'bob-token',
+    // `user webhooks` lists everyone's, their token left for them to fill in.
+    const listed = cli(['user', 'webhooks', '--users', users, '--url', base])
+    expect(listed.status).toBe(0)
+    expect(listed.stdout).toContain(`bob:\n  plex      ${base}/scrobble/plex?token=<bob's token>\n`)
+    expect(listed.stdout).not.toContain(bob.token)
+
+    const server = await start(
+      {
+        MOVIE_LOG_STORE: `sqlite://${join(folder, 'movies.sqlite')}`,
+        MOVIE_LOG_USERS: users,
+        ...PARIS,
+      },
+      port,
     )
-    expect([alice.status, bob.status]).toEqual([201, 201])
+    const send = (url: string, payload: unknown) => fetch(url, requestInit(plexDelivery(payload)))
+    const sent = [
+      await send(alice.plex, fixture('plex-movie-scrobble')),
+      await send(bob.plex, fixture('plex-movie-scrobble-shared-user')),
+    ]
+    expect(sent.map((response) => response.status)).toEqual([201, 201])
     const diaryOf = async (token: string) =>
       (
         (await (
           await fetch(server.url, { headers: { authorization: `Bearer ${token}` } })
         ).json()) as Movie[]
       ).map((movie) => `${movie.title} ${movie.screenedDate}`)
-    expect(await diaryOf('alice-token')).toEqual([
-      'The Shawshank Redemption 2024-06-01T20:30:00.000',
-    ])
+    expect(await diaryOf(alice.token)).toEqual(['The Shawshank Redemption 2024-06-01T20:30:00.000'])
     // Bob's Heat: lastViewedAt 2024-06-02 18:30 UTC.
-    expect(await diaryOf('bob-token')).toEqual(['Heat 2024-06-02T20:30:00.000'])
-    expect(server.lines.join('\n')).not.toMatch(/alice-token|bob-token/)
+    expect(await diaryOf(bob.token)).toEqual(['Heat 2024-06-02T20:30:00.000'])
+    const log = server.lines.join('\n')
+    expect(log).toContain('POST /movies/scrobble/plex?token=*** 201')
+    expect(log).not.toContain(alice.token)
+    expect(log).not.toContain(bob.token)
   })
 
   it('refuses to start on a MOVIE_LOG_TIME_ZONE that is not an IANA zone, naming it', () => {

@@ -14,7 +14,7 @@ import {
 } from './components'
 import { addMovie, deleteMovie, getDocument, getMovie, listMovies, updateMovie } from './operations'
 import { SCHEMAS } from './schemas'
-import { SCROBBLE_SCHEMAS, scrobble } from './scrobble'
+import { SCROBBLE_SCHEMAS, scrobble, sourceParameter } from './scrobble'
 
 /** The name the document is served under, below the base path. */
 export const OPENAPI_FILE = 'openapi.json'
@@ -99,7 +99,11 @@ const movie: RoutePiece = {
 /** `/scrobble/{source}`: a media server's webhook. */
 const scrobbles: RoutePiece = {
   path: '/scrobble/{source}',
-  item: { post: scrobble, options: preflight('preflightScrobble') },
+  item: {
+    parameters: [sourceParameter],
+    post: scrobble,
+    options: preflight('preflightScrobble'),
+  },
 }
 
 const ROUTES: readonly RoutePiece[] = [collection, document, movie, scrobbles]

@@ -112,6 +112,16 @@ const movieAnswer = (description: string): JsonSchema => ({
   content: { 'application/json': { schema: schemaRef('Movie') } },
 })
 
+/** The path's `{source}`, for the scrobble and its preflight alike. */
+export const sourceParameter: JsonSchema = {
+  name: 'source',
+  in: 'path',
+  required: true,
+  description: 'Whose webhook format the body is.',
+  schema: { type: 'string', enum: ['plex', 'jellyfin', 'emby', 'generic'] },
+  example: 'generic',
+}
+
 export const scrobble: JsonSchema = {
   operationId: 'scrobble',
   summary: 'Log a movie a media server says was watched',
@@ -119,14 +129,6 @@ export const scrobble: JsonSchema = {
     'A media server’s webhook: a movie played to completion is logged (`screenedDate` the local time of the watch in the server’s time zone, `notes` naming the source); any other event is 204. One entry per watch (source, IMDb id and time): the same delivery again is 200 with the movie first logged; a rewatch is a new entry. Authorized as adding a movie; the token may come as `?token=`. Plex sends a form whose `payload` part is read, and a `thumb` image after it is never read; Emby JSON, or a form with a `data` part; Jellyfin’s plugin JSON as text/plain or application/json.',
   tags: ['scrobbles'],
   parameters: [
-    {
-      name: 'source',
-      in: 'path',
-      required: true,
-      description: 'Whose webhook format the body is.',
-      schema: { type: 'string', enum: ['plex', 'jellyfin', 'emby', 'generic'] },
-      example: 'generic',
-    },
     {
       name: 'token',
       in: 'query',
