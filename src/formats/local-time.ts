@@ -6,7 +6,7 @@ function formatterFor(timeZone: string | undefined): Intl.DateTimeFormat {
   const key = timeZone ?? ''
   let formatter = formatters.get(key)
   if (!formatter) {
-    // Throws a RangeError for a zone the runtime does not know: checkTimeZone turns it into words.
+    // The handler's options were checked when it was made (src/http/options.ts).
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
@@ -37,14 +37,4 @@ export function localTimeOf(instant: number, timeZone?: string): string {
   for (const { type, value } of formatterFor(timeZone).formatToParts(instant)) parts[type] = value
   const { year = '', month, day, hour, minute, second, fractionalSecond } = parts
   return `${year.padStart(4, '0')}-${month}-${day}T${hour}:${minute}:${second}.${fractionalSecond}`
-}
-
-/** Why `timeZone` cannot be used (not an IANA name this runtime knows), or `undefined`. */
-export function checkTimeZone(timeZone: string): string | undefined {
-  try {
-    formatterFor(timeZone)
-    return undefined
-  } catch {
-    return `'${timeZone}' is not a time zone this runtime knows: give an IANA name such as Europe/Paris`
-  }
 }

@@ -1,4 +1,3 @@
-import { checkTimeZone } from '../formats/local-time'
 import type { CorsOrigins } from './cors'
 
 /**
@@ -116,10 +115,11 @@ export function checkHttpOptions(options: MovieLogHttpOptions): void {
     )
   }
   const { timeZone } = options
-  const badZone =
-    timeZone !== undefined &&
-    (typeof timeZone !== 'string' ? 'it is not a string' : checkTimeZone(timeZone))
-  if (badZone) throw new TypeError(`movie-log: options.timeZone: ${badZone}`)
+  if (timeZone !== undefined && !isTimeZone(timeZone)) {
+    throw new TypeError(
+      `movie-log: options.timeZone: '${String(timeZone)}' is not a time zone this runtime knows: give an IANA name such as Europe/Paris`,
+    )
+  }
   for (const name of POSITIVE_INTEGER_OPTIONS) {
     const value = options[name]
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
@@ -127,5 +127,16 @@ export function checkHttpOptions(options: MovieLogHttpOptions): void {
         `movie-log: options.${name} must be a positive integer, not ${String(value)}`,
       )
     }
+  }
+}
+
+// The runtime's own list: Intl refuses a zone it does not know with a RangeError.
+function isTimeZone(timeZone: unknown): boolean {
+  if (typeof timeZone !== 'string') return false
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone })
+    return true
+  } catch {
+    return false
   }
 }

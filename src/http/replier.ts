@@ -20,7 +20,6 @@ import {
   resolveTarget,
   withQueryToken,
 } from './request'
-import { isScrobbleSource, scrobble } from './scrobble'
 import { createStreamLimit } from './stream-limit'
 
 // The document's name below the base path. src/openapi/document.ts names it too; importing it
@@ -76,6 +75,7 @@ export function createMovieLogReplier(
   }
   // The OpenAPI document's code is loaded on its first request: most handlers are never asked.
   let openApiReply: (() => Reply) | undefined
+  let scrobbles: Promise<typeof import('./scrobble')> | undefined
   let addsInFlight = 0
   // Exports and change feeds, bounded together (./stream-limit.ts).
   const streams = createStreamLimit(options.maxStreams ?? 256)
@@ -114,15 +114,14 @@ export function createMovieLogReplier(
   async function scrobbleRoute(request: Request, url: URL, source: string): Promise<Reply> {
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, 'POST')
     if (request.method !== 'POST') return methodNotAllowed('POST')
-    if (!isScrobbleSource(source)) {
-      return problemReply(404, 'No such scrobble source: use plex, jellyfin, emby or generic.')
-    }
     const asked = withQueryToken(request, url)
     const log = await logOf(asked)
     if (!log) return unauthenticated()
     const refusal = options.authorize && (await denied(asked, options.authorize, 'add'))
     if (refusal) return refusal
-    return scrobble(log, request, source, {
+    // Loaded on the first scrobble, as the document is: most handlers never get one.
+    scrobbles ??= import('./scrobble')
+    return (await scrobbles).scrobble(log, request, source, {
       maxBodyBytes,
       timeZone: options.timeZone,
       movieUrl: (id) => movieUrl({ id }, url),

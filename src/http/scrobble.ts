@@ -25,7 +25,7 @@ import { problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply } from './reply'
 import { isJsonContentType } from './request'
 
-export const isScrobbleSource = (name: string): name is ScrobbleSource =>
+const isScrobbleSource = (name: string): name is ScrobbleSource =>
   (SCROBBLE_SOURCES as readonly string[]).includes(name)
 
 export interface ScrobbleSettings {
@@ -55,9 +55,12 @@ const SOURCE_NAMES: Record<ScrobbleSource, string> = {
 export async function scrobble(
   log: MovieLog,
   request: Request,
-  source: ScrobbleSource,
+  source: string,
   settings: ScrobbleSettings,
 ): Promise<Reply> {
+  if (!isScrobbleSource(source)) {
+    return problemReply(404, 'No such scrobble source: use plex, jellyfin, emby or generic.')
+  }
   const receivedAt = Date.now()
   const form = isFormData(request.headers.get('content-type'))
   const body = await readPayload(request, source, form, settings.maxBodyBytes)
