@@ -2,15 +2,16 @@
  * @module SQLite through the sqlite3 package: `sqlite://PATH`, a file shared by every process
  * that opens it (write-ahead log, and a busy timeout to wait for another writer's lock).
  */
-import { mkdir, stat } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { dirname } from 'node:path'
 import type { Database } from 'sqlite3'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
+import type { StoreAdapter } from '../core/store-adapter'
 import { importPeer } from './peer'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifySqliteFailure } from './sql-failures'
 import { schemaStatements, sqlStatements } from './sql-statements'
+import { makeFolder, sqlitePath } from './sqlite-file'
 import type { WakeHub, WakeSource } from './watchers'
 
 /** How long a statement waits for another process's write lock before it fails SQLITE_BUSY. */
@@ -156,40 +157,6 @@ function compareVersions(a: string, b: string): number {
   return 0
 }
 
-function sqlitePath(url: string): string {
-  const path = url.replace(/^sqlite:\/\//i, '')
-  if (!path || path === url) {
-    throw new UnsupportedStoreError(
-      `The store URL '${url}' names no file (sqlite://./data/movies.sqlite)`,
-    )
-  }
-  return resolve(path)
-}
-
-/**
- * Creates `folder` and its missing parents, one level at a time. Node's recursive mkdir retries
- * forever, one core at 100%, where mkdir answers ENOENT for a folder whose parent exists
- * (`/proc/nope`): here that ENOENT is the answer.
- */
-async function makeFolder(folder: string): Promise<void> {
-  const missing: string[] = []
-  for (let at = folder; ; at = dirname(at)) {
-    try {
-      await stat(at)
-      break
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'ENOENT' || dirname(at) === at) throw error
-      missing.unshift(at)
-    }
-  }
-  for (const each of missing) {
-    await mkdir(each).catch((error: unknown) => {
-      // Made meanwhile by another process opening the same store: as good as made here.
-      if ((error as { code?: unknown }).code !== 'EEXIST') throw error
-    })
-  }
-}
-
 /** The cause of a file that cannot be created or opened, in a message naming the path. */
 function openFailure(message: string, cause: unknown): Error {
   return Object.assign(new Error(message, { cause }), { code: (cause as { code?: unknown }).code })
@@ -288,4 +255,29 @@ async function useWriteAheadLog(db: Database): Promise<void> {
 
 function closeDatabase(db: Database): Promise<void> {
   return new Promise((done, fail) => db.close((error) => (error ? fail(error) : done())))
+}
+
+/**
+ * A SQLite store for `createMovieLog`: a file's path (`./data/movies.sqlite`, relative to the
+ * working folder) or a `sqlite://` URL, created with its folder if missing; or a sqlite3
+ * `Database` of yours, which the log's `close()` leaves open.
+ *
+ * @example
+ * ```ts
+ * import { createMovieLog } from 'movie-log'
+ * import { sqlite } from 'movie-log/sqlite'
+ *
+ * const log = createMovieLog(sqlite('./data/movies.sqlite'))
+ * ```
+ */
+export function sqlite(target: string | Database): StoreAdapter {
+  return {
+    kind: 'sqlite',
+    remote: true,
+    open: (options) =>
+      typeof target !== 'string'
+        ? sqliteDriverOver(target, options)
+        : openSqliteDriver(/^sqlite:\/\//i.test(target) ? target : `sqlite://${target}`, options),
+    classifyFailure: classifySqliteFailure,
+  }
 }
