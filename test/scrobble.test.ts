@@ -181,6 +181,12 @@ describe('POST /movies/scrobble/{source}', () => {
     expect((await log.listMovies()).movies).toHaveLength(1)
     // The payload and the image's first chunk at most: of 50 MiB, not one more read.
     expect(delivery.pulled?.()).toBeLessThan(200 * 1024)
+    // A thumb within the limit is read to its end and dropped: the connection stays usable.
+    const small = plexDelivery(fixture('plex-movie-scrobble-shared-user'), 30 * 1024)
+    const logged = await send('plex', small)
+    expect(logged.status).toBe(201)
+    expect(logged.headers.get('connection')).toBeNull()
+    expect(small.pulled?.()).toBeGreaterThan(30 * 1024)
     // A payload part past the limit is 413, all the same.
     const big = { ...fixture('plex-movie-scrobble'), padding: 'x'.repeat(70 * 1024) }
     expect((await send('plex', plexDelivery(big))).status).toBe(413)

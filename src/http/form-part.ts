@@ -1,6 +1,8 @@
 /**
- * One named part of a `multipart/form-data` body, read no further than that part: what follows
- * it (Plex's `thumb` image) is never read, so its size does not matter and it is never held.
+ * One named part of a `multipart/form-data` body. What follows it (Plex's `thumb` image) is
+ * never held: read and dropped while it stays within the body limit, so that the connection ends
+ * cleanly (workerd resets one whose body is left unread under a client still sending), and past
+ * the limit left unread, whatever its size.
  */
 import {
   MaxFileSizeExceededError,
@@ -10,7 +12,7 @@ import {
 } from '@remix-run/multipart-parser'
 
 export type FormPartResult =
-  | { ok: true; bytes: Uint8Array }
+  | { ok: true; bytes: Uint8Array /** The body was read to its end. */; ended: boolean }
   | { ok: false; status: 400 | 413; detail: string }
 
 const MULTIPART = /^multipart\/form-data\s*;/i
@@ -28,13 +30,17 @@ export async function readFormPart(
   name: string,
   maxBytes: number,
 ): Promise<FormPartResult> {
+  let found: Uint8Array | undefined
   try {
-    // The parser stops reading when this loop is left: the body's rest is never read.
+    // Leaving the loop ends the parser's read and releases the body for dropRest.
     for await (const part of parseMultipartRequest(request, {
       maxFileSize: maxBytes,
       maxTotalSize: maxBytes,
     })) {
-      if (part.name === name) return { ok: true, bytes: part.bytes }
+      if (part.name === name) {
+        found = part.bytes
+        break
+      }
     }
   } catch (error) {
     if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
@@ -54,5 +60,24 @@ export async function readFormPart(
     }
     throw error
   }
+  if (found) return { ok: true, bytes: found, ended: await dropRest(request, maxBytes) }
   return { ok: false, status: 400, detail: `The form has no '${name}' part.` }
+}
+
+/**
+ * Reads the rest of a body and drops it, up to `maxBytes`: `true` when it ended within them.
+ * Past them the rest is left unread (never cancelled: on Node that destroys the request before
+ * its answer is written), and the answer closes the connection.
+ */
+async function dropRest(request: Request, maxBytes: number): Promise<boolean> {
+  const reader = request.body?.getReader()
+  if (!reader) return true
+  let dropped = 0
+  while (dropped <= maxBytes) {
+    const { done, value } = await reader.read()
+    if (done) return true
+    dropped += value.byteLength
+  }
+  reader.releaseLock()
+  return false
 }

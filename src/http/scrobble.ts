@@ -62,11 +62,9 @@ export async function scrobble(
     return problemReply(404, 'No such scrobble source: use plex, jellyfin, emby or generic.')
   }
   const receivedAt = Date.now()
-  const form = isFormData(request.headers.get('content-type'))
-  const body = await readPayload(request, source, form, settings.maxBodyBytes)
-  // A form's rest (Plex's image) is left unread: the connection cannot carry another request.
-  const close: Record<string, string> =
-    form || (!body.ok && body.status === 413) ? { connection: 'close' } : {}
+  const body = await readPayload(request, source, settings.maxBodyBytes)
+  // A body left unread (past the limit) cannot be followed by another request on its connection.
+  const close: Record<string, string> = body.ended ? {} : { connection: 'close' }
   if (!body.ok) return problemReply(body.status, body.detail, close)
   const read = readerOf(source)(body.value, receivedAt)
   switch (read.kind) {
@@ -121,16 +119,16 @@ function readerOf(source: ScrobbleSource): (payload: unknown, receivedAt: number
   }
 }
 
+/** The payload, and whether the body was read to its end. */
 async function readPayload(
   request: Request,
   source: ScrobbleSource,
-  form: boolean,
   maxBytes: number,
-): Promise<BodyResult> {
+): Promise<BodyResult & { ended: boolean }> {
   const part = FORM_PART[source]
-  if (form && part) {
+  if (part && isFormData(request.headers.get('content-type'))) {
     const read = await readFormPart(request, part, maxBytes)
-    return read.ok ? parseJson(read.bytes) : read
+    return read.ok ? { ...parseJson(read.bytes), ended: read.ended } : { ...read, ended: false }
   }
   if (!isJsonContentType(request.headers.get('content-type'), JSON_TYPES[source])) {
     const sent = [
@@ -141,9 +139,12 @@ async function readPayload(
       ok: false,
       status: 400,
       detail: `This is not how ${SOURCE_NAMES[source]} sends a webhook: send ${sent.join(' or ')}.`,
+      // Not read at all: the connection is closed rather than have the body read as a request.
+      ended: false,
     }
   }
-  return readJsonBody(request, maxBytes)
+  const read = await readJsonBody(request, maxBytes)
+  return { ...read, ended: read.ok || read.status !== 413 }
 }
 
 // `Metadata.Guid` as a JSON Pointer into the payload: `/Metadata/Guid`.
