@@ -2,33 +2,16 @@
 // them): bundled as wrangler bundles a Worker, the core and the web handler name no Node
 // built-in, and hold no store client.
 import { readFileSync } from 'node:fs'
-import { build, type Metafile } from 'esbuild'
+import type { Metafile } from 'esbuild'
 import { describe, expect, it } from 'vitest'
-
-const source = (path: string) => new URL(`../${path}`, import.meta.url).pathname
+import { bundleWorker, source } from './_worker-bundle'
 
 /** A Worker of the log in memory and its web handler, bundled the way wrangler does. */
-async function workerBundle(): Promise<{ metafile: Metafile }> {
-  const result = await build({
-    stdin: {
-      contents: `import { createMovieLog } from ${JSON.stringify(source('src/index.ts'))}
+function workerBundle(): Promise<{ metafile: Metafile }> {
+  return bundleWorker(`import { createMovieLog } from ${JSON.stringify(source('src/index.ts'))}
 import { toWebHandler } from ${JSON.stringify(source('adapters/web.ts'))}
 const handler = toWebHandler(createMovieLog())
-export default { fetch: (request) => handler(request) }`,
-      resolveDir: source('.'),
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    // What nodejs_compat provides, kept as imports to be seen; keyv's serializer imports buffer.
-    external: ['node:*', 'buffer'],
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  })
-  return { metafile: result.metafile }
+export default { fetch: (request) => handler(request) }`)
 }
 
 describe('the core on any runtime', () => {
