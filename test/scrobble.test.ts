@@ -1,6 +1,7 @@
 import { createMovieLog, createMovieLogs, type Movie } from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
 import { describe, expect, it } from 'vitest'
+import { HTTP_TARGETS } from './_http-targets'
 import { createResponseChecker } from './_openapi'
 import {
   type Delivery,
@@ -249,6 +250,33 @@ describe('POST /movies/scrobble/{source}', () => {
 // Jellyfin's UtcTimestamp has the milliseconds of the stop; the others say whole seconds.
 const watchOf = (source: string) =>
   source === 'jellyfin' ? '2024-06-01T20:30:00.452' : shawshank.screenedDate
+
+describe.each(HTTP_TARGETS)('scrobbles through the %s', (_name, createTarget) => {
+  it('logs Plex (a form, a thumb past the limit), Jellyfin (text/plain) and Emby once each', async () => {
+    const log = createMovieLog()
+    const target = await createTarget(log, { timeZone: ZONE, maxBodyBytes: 64 * 1024 })
+    try {
+      const deliveries: [string, () => Delivery][] = [
+        ['plex', () => plexDelivery(fixture('plex-movie-scrobble'), 8 * 1024 * 1024)],
+        ['jellyfin', () => jellyfinDelivery(fixture('jellyfin-movie-stop'))],
+        ['emby', () => embyDelivery(fixture('emby-movie-stop'), 'form')],
+      ]
+      for (const [source, delivery] of deliveries) {
+        const path = `/movies/scrobble/${source}`
+        expect((await target.fetch(path, requestInit(delivery()))).status, source).toBe(201)
+        expect((await target.fetch(path, requestInit(delivery()))).status, source).toBe(200)
+      }
+      const movies = (await log.listMovies()).movies
+      expect(movies.map((movie) => movie.notes)).toEqual([
+        'Scrobbled from Plex',
+        'Scrobbled from Jellyfin',
+        'Scrobbled from Emby',
+      ])
+    } finally {
+      await target.close()
+    }
+  })
+})
 
 /** The same movie finished a week later (2024-06-08 19:00 UTC), as `source` reports it. */
 function rewatchOf(source: string): Delivery {
