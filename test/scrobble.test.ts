@@ -106,6 +106,11 @@ describe('POST /movies/scrobble/{source}', () => {
   it.each([
     ['plex', 'a pause', () => plexDelivery(fixture('plex-movie-pause'))],
     ['plex', 'an episode', () => plexDelivery(fixture('plex-episode-scrobble'))],
+    [
+      'plex',
+      "a shared user's watch sent to the server owner's webhook",
+      () => plexDelivery(fixture('plex-movie-scrobble-shared-user-to-owner')),
+    ],
     ['jellyfin', 'an episode', () => jellyfinDelivery(fixture('jellyfin-episode-stop'))],
     [
       'jellyfin',

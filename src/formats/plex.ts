@@ -5,7 +5,8 @@ import { finishedMovie, imdbIdOf, isObject, type Scrobble, watchedAt } from './s
 const LEGACY_IMDB_GUID = /^com\.plexapp\.agents\.imdb:\/\/(tt\d+)/
 
 /**
- * Reads one Plex delivery. Plex sends `media.scrobble` once a movie is 90% watched; its
+ * Reads one Plex delivery: `media.scrobble` of a movie watched by the webhook's own person
+ * (`user` true). Plex sends `media.scrobble` once a movie is 90% watched; its
  * `lastViewedAt` (Unix seconds) is when, else the delivery's `receivedAt` (epoch ms) stands in.
  */
 export function readPlex(payload: unknown, receivedAt: number): Scrobble {
@@ -13,7 +14,9 @@ export function readPlex(payload: unknown, receivedAt: number): Scrobble {
     return { kind: 'malformed', detail: "This is not a Plex webhook: it has no 'event'." }
   }
   const metadata = payload.Metadata
-  if (payload.event !== 'media.scrobble') return { kind: 'ignored' }
+  // `user: false`: another person's watch, sent to this webhook because its owner owns the
+  // server (Plex sends the server owner's webhooks its shared users' events too).
+  if (payload.event !== 'media.scrobble' || payload.user === false) return { kind: 'ignored' }
   if (!isObject(metadata)) {
     return { kind: 'malformed', detail: "This Plex 'media.scrobble' has no 'Metadata' object." }
   }
