@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { defineConfig } from 'tsup'
 import { createOpenApiDocument } from './src/openapi/document'
-import { buildPage } from './src/page/build'
+import { buildPage, bundlePage } from './src/page/build'
 
 const LIBRARY = {
   index: 'src/index.ts',
@@ -10,6 +10,8 @@ const LIBRARY = {
   node: 'adapters/node.ts',
   client: 'src/client/index.ts',
   page: 'src/page/handler.ts',
+  // movie-log/page under the workerd and worker conditions: the page built into the bundle.
+  'page-worker': 'src/page/handler-worker.ts',
   // The stores, one subpath each (movie-log/sqlite): an app's bundle holds the ones it imports.
   memory: 'src/drivers/entries/memory.ts',
   sqlite: 'src/drivers/entries/sqlite.ts',
@@ -25,6 +27,29 @@ export default defineConfig({
   target: 'node20',
   // Declarations for what is imported; the command is only run.
   dts: { entry: LIBRARY },
+  esbuildPlugins: [
+    {
+      // The built page as a module (its files as text), for the Worker's page handler.
+      name: 'movie-log-page',
+      setup(build) {
+        build.onResolve({ filter: /^virtual:movie-log-page$/ }, (args) => ({
+          path: args.path,
+          namespace: 'movie-log-page',
+        }))
+        build.onLoad({ filter: /.*/, namespace: 'movie-log-page' }, async () => {
+          const { html, assets } = await bundlePage()
+          const decoder = new TextDecoder()
+          const texts = Object.fromEntries(
+            [...assets].map(([name, bytes]) => [name, decoder.decode(bytes)]),
+          )
+          return {
+            contents: `export default ${JSON.stringify({ html, assets: texts })}`,
+            loader: 'js',
+          }
+        })
+      },
+    },
+  ],
   // One shared chunk: the error classes are one class whichever entry a user imports.
   splitting: true,
   sourcemap: true,

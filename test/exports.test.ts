@@ -148,8 +148,14 @@ describe('the published surface', () => {
       const key = subpath === 'movie-log' ? '.' : `./${subpath.slice('movie-log/'.length)}`
       const name = Object.entries(entry).find(([, file]) => file === source)?.[0]
       expect(name, `${source} is a tsup entry`).toBeDefined()
+      // The page on Workers: its files built into the bundle, under the workerd condition.
+      const worker =
+        key === './page'
+          ? { workerd: './dist/page-worker.js', worker: './dist/page-worker.js' }
+          : {}
       expect(pkg.exports[key]).toEqual({
         types: `./dist/${name}.d.ts`,
+        ...worker,
         default: `./dist/${name}.js`,
       })
       expect(Object.keys(pkg.exports[key])[0]).toBe('types')
@@ -169,9 +175,10 @@ describe('the published surface', () => {
       './web',
     ])
     expect(pkg.exports['./openapi.json']).toBe('./dist/openapi.json')
-    // One more tsup entry: the command, which is the package's bin.
+    // Two more tsup entries: the command, which is the package's bin, and the page on Workers.
     expect(entry.cli).toBe('src/cli/index.ts')
     expect(pkg.bin).toEqual({ 'movie-log': './dist/cli.js' })
-    expect(Object.keys(entry)).toHaveLength(Object.keys(ENTRIES).length + 1)
+    expect(entry['page-worker']).toBe('src/page/handler-worker.ts')
+    expect(Object.keys(entry)).toHaveLength(Object.keys(ENTRIES).length + 2)
   })
 })

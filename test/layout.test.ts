@@ -70,7 +70,10 @@ const graph = new Map(sources.map((file) => [file, importsOf(file).files]))
 
 // The layers, by folder. The page's Node-side files (its build, a handler) are not browser code.
 const LAYERS: [layer: string, test: RegExp][] = [
-  ['page-node', /^src\/page\/(build|files|serve|handler)\.ts$/],
+  [
+    'page-node',
+    /^src\/page\/(build|files|serve|handler|handler-worker|assets|virtual-page\.d)\.ts$/,
+  ],
   ['page', /^src\/page\//],
   ['http', /^src\/(http|openapi)\//],
   // What drivers may see of the core: the port, the movie rules, the errors, store URLs.

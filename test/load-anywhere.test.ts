@@ -2,16 +2,26 @@
 // them): bundled as wrangler bundles a Worker, the core and the web handler name no Node
 // built-in, and hold no store client.
 import { readFileSync } from 'node:fs'
-import type { Metafile } from 'esbuild'
+import { build, type Metafile } from 'esbuild'
 import { describe, expect, it } from 'vitest'
-import { bundleWorker, source } from './_worker-bundle'
+import { WRANGLER_BUNDLE } from './_wrangler'
+
+const source = (path: string) => new URL(`../${path}`, import.meta.url).pathname
 
 /** A Worker of the log in memory and its web handler, bundled the way wrangler does. */
-function workerBundle(): Promise<{ metafile: Metafile }> {
-  return bundleWorker(`import { createMovieLog } from ${JSON.stringify(source('src/index.ts'))}
+async function workerBundle(): Promise<{ metafile: Metafile }> {
+  const result = await build({
+    stdin: {
+      contents: `import { createMovieLog } from ${JSON.stringify(source('src/index.ts'))}
 import { toWebHandler } from ${JSON.stringify(source('adapters/web.ts'))}
 const handler = toWebHandler(createMovieLog())
-export default { fetch: (request) => handler(request) }`)
+export default { fetch: (request) => handler(request) }`,
+      resolveDir: source('.'),
+    },
+    ...WRANGLER_BUNDLE,
+    metafile: true,
+  })
+  return { metafile: result.metafile }
 }
 
 describe('the core on any runtime', () => {

@@ -9,30 +9,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
-/** Bytes as served: plain, gzipped and brotli-compressed. */
-export interface Encoded {
-  plain: Uint8Array
-  gzip: Uint8Array
-  br: Uint8Array
-}
+import { type DiaryPage, type Encoded, servable as servableWith } from './assets'
 
-/** One asset as served: its content type and its bytes. */
-export interface PageAsset extends Encoded {
-  type: string
-}
-
-/** The page ready to serve: `index.html` (a template for `toPageHandler`) and its assets. */
-export interface DiaryPage {
-  html: string
-  /** By hashed name: the script, the style, and the service worker (`sw-<hash>.js`). */
-  assets: Map<string, PageAsset>
-}
-
-/** The content types of what the page is made of. */
-export const ASSET_TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-}
+export { ASSET_TYPES, type DiaryPage, type Encoded, type PageAsset } from './assets'
 
 // In the package, the page is built beside the bundle (dist/page/). From source this file is
 // src/page/files.ts, beside the sources to build.
@@ -75,7 +54,7 @@ async function buildFromSources(): Promise<DiaryPage> {
 }
 
 /** `bytes` compressed both ways, once: a handful of small files, never per request. */
-export function encode(bytes: Uint8Array): Encoded {
+export function encode(bytes: Uint8Array): Required<Encoded> {
   const plain = Buffer.from(bytes)
   return {
     plain,
@@ -90,10 +69,5 @@ export function encode(bytes: Uint8Array): Encoded {
 }
 
 function servable(html: string, files: Map<string, Uint8Array>): DiaryPage {
-  const assets = new Map<string, PageAsset>()
-  for (const [name, bytes] of files) {
-    const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))]
-    if (type) assets.set(name, { type, ...encode(bytes) })
-  }
-  return { html, assets }
+  return servableWith(html, files, encode)
 }

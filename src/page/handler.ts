@@ -1,6 +1,6 @@
 /** @module movie-log/page: the diary page for your own app, beside the log it shows. */
 
-import { diaryPage } from './files'
+import { diaryPage, encode } from './files'
 import { createPageServer, type PageMount } from './serve'
 
 /** Where the page is mounted, and where its log is. */
@@ -35,5 +35,5 @@ export type PageHandler = (request: Request) => Promise<Response>
  */
 export function toPageHandler(options: PageHandlerOptions): PageHandler {
   const mount: PageMount = { api: options.api, basePath: options.basePath, docs: options.docs }
-  return createPageServer(() => diaryPage(), mount)
+  return createPageServer(() => diaryPage(), mount, encode)
 }

@@ -4,8 +4,7 @@
  * allows nothing from another host. `toPageHandler` (./handler.ts) and the server use it.
  */
 import Negotiator from 'negotiator'
-import type { DiaryPage, Encoded } from './files'
-import { encode } from './files'
+import type { DiaryPage, Encoded, Encoder } from './assets'
 
 /** Only this host's own files and fetches; no inline script, no framing. */
 export const CONTENT_SECURITY_POLICY =
@@ -39,10 +38,14 @@ interface Prepared {
   assets: DiaryPage['assets']
 }
 
-/** A web-standard handler serving the page that `load` gives (undefined: not built). */
+/**
+ * A web-standard handler serving the page that `load` gives (undefined: not built), what it
+ * makes per mount (the HTML, the service worker) prepared by `encode`.
+ */
 export function createPageServer(
   load: () => Promise<DiaryPage | undefined>,
   mount: PageMount,
+  encode: Encoder,
 ): (request: Request) => Promise<Response> {
   if (!/^\/(?!\/)/.test(mount.api)) {
     throw new TypeError(`api must be a path on the page's host, such as /movies: ${mount.api}`)
@@ -56,7 +59,7 @@ export function createPageServer(
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response(null, { status: 405, headers: { allow: 'GET, HEAD', ...SAFE_HEADERS } })
     }
-    prepared ??= load().then((page) => page && prepare(page, base, mount))
+    prepared ??= load().then((page) => page && prepare(page, base, mount, encode))
     const page = await prepared
     let path = new URL(request.url).pathname
     // Mounted by a router that strips the base (h3, Hono) or not (Node, Express): both work.
@@ -78,7 +81,7 @@ export function createPageServer(
   }
 }
 
-function prepare(page: DiaryPage, base: string, mount: PageMount): Prepared {
+function prepare(page: DiaryPage, base: string, mount: PageMount, encode: Encoder): Prepared {
   const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;')
   let html = page.html
     .replaceAll('"/assets/', `"${base}/assets/`)
@@ -95,7 +98,7 @@ function prepare(page: DiaryPage, base: string, mount: PageMount): Prepared {
     page: `${base}/`,
     assets: shell.map((name) => `${base}/assets/${name}`),
   }
-  const sw = `self.MOVIE_LOG_SHELL=${JSON.stringify(config)};\n${worker ? Buffer.from(worker.plain).toString() : ''}`
+  const sw = `self.MOVIE_LOG_SHELL=${JSON.stringify(config)};\n${worker ? new TextDecoder().decode(worker.plain) : ''}`
   return {
     html: encode(new TextEncoder().encode(html)),
     sw: encode(new TextEncoder().encode(sw)),
@@ -103,18 +106,20 @@ function prepare(page: DiaryPage, base: string, mount: PageMount): Prepared {
   }
 }
 
-// The best encoding the request accepts, by negotiator (q=0 refuses one): ties go to brotli,
-// then gzip, then none (negotiator 1's `preferred`, which @types/negotiator 0.6 does not know).
+// The best encoding the request accepts of those the body has, by negotiator (q=0 refuses
+// one): ties go to brotli, then gzip, then none (negotiator 1's `preferred`, which
+// @types/negotiator 0.6 does not know). A Worker's bodies are plain: the platform compresses.
 function respond(request: Request, body: Encoded, headers: Record<string, string>): Response {
   const acceptEncoding = request.headers.get('accept-encoding') ?? ''
   const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } })
-  const chosen = (negotiator.encoding as PreferringEncoding)([...CODINGS, 'identity'], {
-    preferred: CODINGS,
+  const codings = CODINGS.filter((each) => body[each] !== undefined)
+  const chosen = (negotiator.encoding as PreferringEncoding)([...codings, 'identity'], {
+    preferred: codings,
   })
-  const coding = CODINGS.find((each) => each === chosen)
+  const coding = codings.find((each) => each === chosen)
   const all: Record<string, string> = { ...headers, vary: 'accept-encoding', ...SAFE_HEADERS }
   if (coding) all['content-encoding'] = coding
-  const bytes = coding ? body[coding] : body.plain
+  const bytes = (coding && body[coding]) || body.plain
   return new Response(request.method === 'HEAD' ? null : new Uint8Array(bytes), { headers: all })
 }
 

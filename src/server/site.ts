@@ -5,7 +5,7 @@
  */
 import type { H3 } from 'h3'
 import { preferredType } from '../http/accept'
-import { ASSET_TYPES, type DiaryPage } from '../page/files'
+import { ASSET_TYPES, type DiaryPage, encode } from '../page/files'
 import { createPageServer, SAFE_HEADERS } from '../page/serve'
 import { DOCS_CSS, renderDocs } from './docs'
 
@@ -18,7 +18,7 @@ export { CONTENT_SECURITY_POLICY } from '../page/serve'
  */
 export function addSite(app: H3, page: () => Promise<DiaryPage | undefined>, pointer: object): H3 {
   const docs = renderDocs('/movies')
-  const serve = createPageServer(page, { api: '/movies', docs: '/docs' })
+  const serve = createPageServer(page, { api: '/movies', docs: '/docs' }, encode)
   return app
     .get('/', async (event) => {
       if (!wantsHtml(event.req.headers.get('accept'))) return pointer

@@ -1,18 +1,21 @@
+import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Delivery, FINISHED, fixture, plexDelivery, requestInit } from '../_scrobble'
-import { bundleWorker, source } from '../_worker-bundle'
+import { WRANGLER_BUNDLE } from '../_wrangler'
 
 // The scrobble route on Cloudflare's runtime (workerd, through Miniflare): the web handler
 // bundled as wrangler bundles a Worker, each source's delivery logged once, Plex's form read
 // with its image left unread, the watch written in the time zone given (workerd's own ICU).
+const source = (path: string) => new URL(`../../${path}`, import.meta.url).pathname
+
 async function workerScript(): Promise<string> {
-  const { code } =
-    await bundleWorker(`import { createMovieLog } from ${JSON.stringify(source('src/index.ts'))}
+  const contents = `import { createMovieLog } from ${JSON.stringify(source('src/index.ts'))}
 import { toWebHandler } from ${JSON.stringify(source('adapters/web.ts'))}
 const handler = toWebHandler(createMovieLog(), { timeZone: 'Europe/Paris', maxBodyBytes: 65536 })
-export default { fetch: (request) => handler(request) }`)
-  return code
+export default { fetch: (request) => handler(request) }`
+  const result = await build({ stdin: { contents, resolveDir: source('.') }, ...WRANGLER_BUNDLE })
+  return result.outputFiles?.[0]?.text as string
 }
 
 describe('scrobbles on workerd', () => {
