@@ -17,6 +17,7 @@ const LIBRARY = {
   sqlite: 'src/drivers/entries/sqlite.ts',
   postgres: 'src/drivers/entries/postgres.ts',
   redis: 'src/drivers/entries/redis.ts',
+  d1: 'src/drivers/entries/d1.ts',
 }
 
 export default defineConfig({

@@ -15,6 +15,7 @@ export const ENTRIES = {
   'movie-log/sqlite': 'src/drivers/entries/sqlite.ts',
   'movie-log/postgres': 'src/drivers/entries/postgres.ts',
   'movie-log/redis': 'src/drivers/entries/redis.ts',
+  'movie-log/d1': 'src/drivers/entries/d1.ts',
 } as const
 
 /** Every name an entry exports, values and types alike, sorted. */

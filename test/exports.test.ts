@@ -93,6 +93,12 @@ describe('the published surface', () => {
           "createMovieLogClient",
           "versionOf",
         ],
+        "movie-log/d1": [
+          "D1DatabaseLike",
+          "D1PreparedStatementLike",
+          "StoreAdapter",
+          "d1",
+        ],
         "movie-log/h3": [
           "AuthorizeResult",
           "CorsOrigins",
@@ -163,6 +169,7 @@ describe('the published surface', () => {
     expect(Object.keys(pkg.exports).sort()).toEqual([
       '.',
       './client',
+      './d1',
       './h3',
       './memory',
       './node',

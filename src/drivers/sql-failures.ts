@@ -87,3 +87,46 @@ export function classifyPostgresFailure(error: unknown): StoreFailure | undefine
     return errnoFailure(candidate)
   })
 }
+
+// What D1 says (in its message, after `D1_ERROR: `) when the database's Durable Object or the
+// way to it fails, per Cloudflare's list of D1_ERRORs whose recommended action is a retry, and
+// when it is full. D1_TYPE_ERROR, D1_COLUMN_NOTFOUND, a syntax error, a constraint and `not
+// authorized` (SQLITE_AUTH: a function or pragma D1 refuses) are bugs.
+const D1_MESSAGES: [RegExp, StoreFailure['reason']][] = [
+  [/storage operation exceeded timeout|queued for too long/i, 'timeout'],
+  [
+    /network connection lost|transient issue on remote node|reset because its code was updated|storage caused object to be reset|client disconnected/i,
+    'unreachable',
+  ],
+  [
+    /D1 DB is overloaded|too many requests queued|exceeded its (CPU time|memory) limit|too many API requests by single worker invocation/i,
+    'busy',
+  ],
+  [/exceeded maximum DB size/i, 'disk-full'],
+]
+// The SQLite result code D1 quotes at the end of its message (`…: SQLITE_BUSY`).
+const D1_SQLITE_CODE = /\bSQLITE_[A-Z]+\b/
+
+/**
+ * The D1 driver's classifier: D1's messages for its database being reset, unreachable,
+ * overloaded or full, and the SQLite result codes it quotes for the file failing or locked
+ * (as SQLite's, but SQLITE_AUTH: on D1, a statement it does not allow, a bug).
+ *
+ * @example
+ * ```ts
+ * classifyD1Failure(new Error('D1_ERROR: Network connection lost.'))
+ * // { reason: 'unreachable', code: 'D1_ERROR' }
+ * ```
+ */
+export function classifyD1Failure(error: unknown): StoreFailure | undefined {
+  return classifyChain(error, (candidate) => {
+    const { message } = candidate
+    const code = /^(D1_[A-Z_]+)/.exec(message)?.[1]
+    const reason = D1_MESSAGES.find(([pattern]) => pattern.test(message))?.[1]
+    if (reason) return { reason, code }
+    const sqlite = D1_SQLITE_CODE.exec(message)?.[0]
+    if (sqlite && sqlite !== 'SQLITE_AUTH' && SQLITE_FAILURES.test(sqlite))
+      return { reason: SQLITE_REASONS[sqlite] ?? 'unknown', code: sqlite }
+    return errnoFailure(candidate)
+  })
+}
