@@ -428,6 +428,7 @@ export function httpContract(
         '/movies',
         '/movies/openapi.json',
         '/movies/{id}',
+        '/movies/scrobble/{source}',
       ])
       expect(document.paths['/movies'].post.operationId).toBe('addMovie')
       const head = await http.fetch('/movies/openapi.json', { method: 'HEAD' })

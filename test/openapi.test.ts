@@ -148,8 +148,17 @@ describe('the document’s field rules agree with the log’s', () => {
 
 describe('the document', () => {
   it.each([
-    ['/api/movies', '/api/movies', ['/api/movies', '/api/movies/openapi.json', '/api/movies/{id}']],
-    ['/', '', ['/', '/openapi.json', '/{id}']],
+    [
+      '/api/movies',
+      '/api/movies',
+      [
+        '/api/movies',
+        '/api/movies/openapi.json',
+        '/api/movies/{id}',
+        '/api/movies/scrobble/{source}',
+      ],
+    ],
+    ['/', '', ['/', '/openapi.json', '/{id}', '/scrobble/{source}']],
   ])('is served under basePath %s with its paths under it', async (basePath, prefix, paths) => {
     const handle = toWebHandler(createMovieLog(), { basePath })
     const response = await handle(new Request(`http://movie-log.test${prefix}/openapi.json`))

@@ -75,7 +75,7 @@ describe('the example server’s pages', () => {
 })
 
 describe('the built diary page', () => {
-  it('is an HTML file naming its hashed script and style, under 14 kB gzipped in all', async () => {
+  it('is an HTML file naming its hashed script and style, under 15 kB gzipped in all', async () => {
     const built = await buildPage(join(folder('movie-log-build-'), 'page'))
     const html = readFileSync(join(built.dir, 'index.html'), 'utf8')
     expect(built.assets).toEqual([
@@ -91,6 +91,7 @@ describe('the built diary page', () => {
     const gzipped = files.map((file) => gzipSync(readFileSync(join(built.dir, file)), { level: 9 }))
     const total = gzipped.reduce((sum, bytes) => sum + bytes.byteLength, 0)
     console.log(`diary page: ${total} bytes gzipped (${files.join(', ')})`)
-    expect(total).toBeLessThan(14 * 1024)
+    // 14 kB until the "Connect your media server" panel's setup steps (about 180 bytes).
+    expect(total).toBeLessThan(15 * 1024)
   })
 })

@@ -56,6 +56,7 @@ export default defineConfig({
           { text: 'Serve it over HTTP', link: '/guide/http' },
           { text: 'Many diaries in one app', link: '/guide/many-diaries' },
           { text: 'Live changes', link: '/guide/live-changes' },
+          { text: 'Scrobbles', link: '/guide/scrobbles' },
           { text: 'The client', link: '/guide/client' },
           { text: 'The server', link: '/guide/server' },
           { text: 'The diary page', link: '/guide/page' },

@@ -61,6 +61,11 @@ export interface AddMovieOptions {
    * (memory, Redis, SQLite, PostgreSQL); other keyv stores only hold it within one process.
    */
   idempotencyKey?: string
+  /**
+   * With `idempotencyKey`: called when the key had added its movie already, so this call added
+   * nothing and returns that movie (a scrobble answers 200 rather than 201 then).
+   */
+  onReplay?: (movie: Movie) => void
 }
 
 /**
@@ -205,9 +210,12 @@ class MovieLogService implements MovieLog {
       return movie
     }
     const { clock, settings } = this.context
-    return addOnce(this.store, options.idempotencyKey, input, movie, clock, {
+    const added = await addOnce(this.store, options.idempotencyKey, input, movie, clock, {
       storeTimeoutMs: settings.storeTimeoutMs,
     })
+    // The movie of an earlier attempt has that attempt's id, never the one made above.
+    if (added.id !== movie.id) options.onReplay?.(added)
+    return added
   }
 
   listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {

@@ -55,7 +55,8 @@ function preReadBody(value: unknown, limit: number): BodyResult {
     : { ok: true, value }
 }
 
-function parseJson(bytes: Uint8Array): BodyResult {
+/** Bytes as JSON: 400 for text that is not UTF-8 or not JSON, without quoting it back. */
+export function parseJson(bytes: Uint8Array): BodyResult {
   let text: string
   try {
     text = decoder.decode(bytes)

@@ -64,6 +64,11 @@ export interface MovieLogHttpOptions {
    * down aborts it, so that its connections can close.
    */
   signal?: AbortSignal
+  /**
+   * The IANA time zone a scrobble's watch is written in (`screenedDate` is local time), as
+   * `'Europe/Paris'`. Default: the runtime's own zone.
+   */
+  timeZone?: string
 }
 
 /**
@@ -109,6 +114,12 @@ export function checkHttpOptions(options: MovieLogHttpOptions): void {
       `movie-log: options.basePath must be a path, without '?' or '#', not ${JSON.stringify(basePath)}`,
     )
   }
+  const { timeZone } = options
+  if (timeZone !== undefined && !isTimeZone(timeZone)) {
+    throw new TypeError(
+      `movie-log: options.timeZone: '${String(timeZone)}' is not a time zone this runtime knows: give an IANA name such as Europe/Paris`,
+    )
+  }
   for (const name of POSITIVE_INTEGER_OPTIONS) {
     const value = options[name]
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
@@ -116,5 +127,16 @@ export function checkHttpOptions(options: MovieLogHttpOptions): void {
         `movie-log: options.${name} must be a positive integer, not ${String(value)}`,
       )
     }
+  }
+}
+
+// The runtime's own list: Intl refuses a zone it does not know with a RangeError.
+function isTimeZone(timeZone: unknown): boolean {
+  if (typeof timeZone !== 'string') return false
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone })
+    return true
+  } catch {
+    return false
   }
 }

@@ -106,9 +106,10 @@ export function problemReply(
   status: number,
   detail: string,
   headers: Record<string, string> = {},
+  errors?: ProblemFieldError[],
 ): Reply {
   const title = reasonPhrase(status)
-  return toReply({ type: 'about:blank', title, status, detail }, headers)
+  return toReply({ type: 'about:blank', title, status, detail, errors }, headers)
 }
 
 /**

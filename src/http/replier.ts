@@ -18,6 +18,7 @@ import {
   originOf,
   parseIdempotencyKey,
   resolveTarget,
+  withQueryToken,
 } from './request'
 import { createStreamLimit } from './stream-limit'
 
@@ -74,6 +75,7 @@ export function createMovieLogReplier(
   }
   // The OpenAPI document's code is loaded on its first request: most handlers are never asked.
   let openApiReply: (() => Reply) | undefined
+  let scrobbles: Promise<typeof import('./scrobble')> | undefined
   let addsInFlight = 0
   // Exports and change feeds, bounded together (./stream-limit.ts).
   const streams = createStreamLimit(options.maxStreams ?? 256)
@@ -109,6 +111,23 @@ export function createMovieLogReplier(
     }
   }
 
+  async function scrobbleRoute(request: Request, url: URL, source: string): Promise<Reply> {
+    if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, 'POST')
+    if (request.method !== 'POST') return methodNotAllowed('POST')
+    const asked = withQueryToken(request, url)
+    const log = await logOf(asked)
+    if (!log) return unauthenticated()
+    const refusal = options.authorize && (await denied(asked, options.authorize, 'add'))
+    if (refusal) return refusal
+    // Loaded on the first scrobble, as the document is: most handlers never get one.
+    scrobbles ??= import('./scrobble')
+    return (await scrobbles).scrobble(log, request, source, {
+      maxBodyBytes,
+      timeZone: options.timeZone,
+      movieUrl: (id) => movieUrl({ id }, url),
+    })
+  }
+
   async function denied(
     request: Request,
     authorize: NonNullable<MovieLogHttpOptions['authorize']>,
@@ -125,7 +144,7 @@ export function createMovieLogReplier(
     return `${originOf(url)}${encodedBasePath || '/'}`
   }
 
-  function movieUrl(movie: Movie, url: URL): string {
+  function movieUrl(movie: Pick<Movie, 'id'>, url: URL): string {
     return `${originOf(url)}${encodedBasePath}/${encodeURIComponent(movie.id)}`
   }
 
@@ -133,6 +152,7 @@ export function createMovieLogReplier(
     // The host's path is percent-encoded: compared with the encoded base path.
     const target = resolveTarget(path, encodedBasePath)
     if (target.kind === 'none') return problemReply(404, 'Not found.')
+    if (target.kind === 'scrobble') return scrobbleRoute(request, url, target.source)
     const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const actions = target.kind === 'collection' ? COLLECTION_ACTIONS : ITEM_ACTIONS

@@ -2,7 +2,14 @@
 
 import { JSON_TYPE } from './reply'
 
-export type Target = { kind: 'collection' } | { kind: 'item'; id: string } | { kind: 'none' }
+export type Target =
+  | { kind: 'collection' }
+  | { kind: 'item'; id: string }
+  | { kind: 'scrobble'; source: string }
+  | { kind: 'none' }
+
+// `/scrobble/{source}` below the base path (src/http/scrobble.ts).
+const SCROBBLE = /^\/scrobble\/([^/]+)\/?$/
 
 // A host may pass the path with the base path (it kept the prefix) or without (it stripped it).
 export function resolveTarget(pathname: string, basePath: string): Target {
@@ -11,6 +18,8 @@ export function resolveTarget(pathname: string, basePath: string): Target {
     rest = pathname.slice(basePath.length)
   }
   if (rest === '' || rest === '/') return { kind: 'collection' }
+  const source = SCROBBLE.exec(rest)?.[1]
+  if (source !== undefined) return { kind: 'scrobble', source }
   const segment = /^\/([^/]+)\/?$/.exec(rest)?.[1]
   if (segment === undefined) return { kind: 'none' }
   try {
@@ -52,4 +61,19 @@ export function originOf(url: URL): string {
   const { href } = url
   const path = href.indexOf('/', href.indexOf('//') + 2)
   return path === -1 ? href : href.slice(0, path)
+}
+
+/**
+ * The request as `owner` and `authorize` see it on a scrobble route: media servers cannot set
+ * headers, so a `?token=` there stands for `Authorization: Bearer <token>` (a header sent wins).
+ * The copy has no body and no token in its URL, so a hook that logs the URL cannot leak it.
+ */
+export function withQueryToken(request: Request, url: URL): Request {
+  const token = url.searchParams.get('token')
+  if (token === null) return request
+  const headers = new Headers(request.headers)
+  if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`)
+  const bare = new URL(url.href)
+  bare.searchParams.delete('token')
+  return new Request(bare.href, { method: request.method, headers })
 }

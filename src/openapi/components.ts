@@ -163,6 +163,12 @@ export const RESPONSES: Record<string, JsonSchema> = {
     headers: { ETag: headerRef('ETag') },
   },
   UnprocessableContent: problem('This Idempotency-Key was already used to add another movie.'),
+  NoSuchSource: problem(
+    'There is no scrobble source of that name: plex, jellyfin, emby or generic.',
+  ),
+  ScrobbleIncomplete: problem(
+    'A finished movie that cannot be logged: `errors` names what is missing (its IMDb id), by the payload’s own names.',
+  ),
   InternalServerError: problem('The server failed; the answer says nothing of its internals.'),
   ServiceUnavailable: problem(
     'The store failed (its detail says how: cannot be reached, no answer in time, too many connections, disk full, read-only, ...), or too many adds are running. An add may or may not have been stored: retry it with its Idempotency-Key.',
@@ -188,6 +194,8 @@ const STATUS_OF = {
   UnsupportedMediaType: 415,
   UnsupportedPatchType: 415,
   UnprocessableContent: 422,
+  NoSuchSource: 404,
+  ScrobbleIncomplete: 422,
   InternalServerError: 500,
   ServiceUnavailable: 503,
 } as const

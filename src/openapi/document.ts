@@ -14,6 +14,7 @@ import {
 } from './components'
 import { addMovie, deleteMovie, getDocument, getMovie, listMovies, updateMovie } from './operations'
 import { SCHEMAS } from './schemas'
+import { SCROBBLE_SCHEMAS, scrobble, sourceParameter } from './scrobble'
 
 /** The name the document is served under, below the base path. */
 export const OPENAPI_FILE = 'openapi.json'
@@ -95,7 +96,17 @@ const movie: RoutePiece = {
   },
 }
 
-const ROUTES: readonly RoutePiece[] = [collection, document, movie]
+/** `/scrobble/{source}`: a media server's webhook. */
+const scrobbles: RoutePiece = {
+  path: '/scrobble/{source}',
+  item: {
+    parameters: [sourceParameter],
+    post: scrobble,
+    options: preflight('preflightScrobble'),
+  },
+}
+
+const ROUTES: readonly RoutePiece[] = [collection, document, movie, scrobbles]
 
 /**
  * The OpenAPI 3.1 document of a handler mounted at `basePath` (`'/movies'`, as hosts send it:
@@ -119,6 +130,7 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
     tags: [
       { name: 'movies', description: 'The log.' },
       { name: 'meta', description: 'This description.' },
+      { name: 'scrobbles', description: 'Media servers’ webhooks, logging what was watched.' },
       { name: 'cors', description: 'Browser preflights.' },
     ],
     // The handler's `authorize` hook decides: open by default; the example server can ask for
@@ -133,7 +145,7 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
           description: 'Asked for when the handler’s `authorize` hook wants credentials.',
         },
       },
-      schemas: SCHEMAS,
+      schemas: { ...SCHEMAS, ...SCROBBLE_SCHEMAS },
       parameters: PARAMETERS,
       headers: HEADERS,
       responses: RESPONSES,

@@ -46,7 +46,7 @@ const link: JsonSchema = {
   examples: ['https://www.imdb.com/title/tt0113277/'],
 }
 
-const screenedDate: JsonSchema = {
+export const screenedDate: JsonSchema = {
   type: 'string',
   pattern: LOCAL_DATE_TIME,
   description:
@@ -54,14 +54,14 @@ const screenedDate: JsonSchema = {
   examples: ['2024-05-01T20:30:00.000'],
 }
 
-const releaseYear: JsonSchema = {
+export const releaseYear: JsonSchema = {
   type: 'integer',
   minimum: RELEASE_YEAR_MIN,
   maximum: RELEASE_YEAR_MAX,
   examples: [1995],
 }
 
-const notes = (description: string): JsonSchema => ({
+export const notes = (description: string): JsonSchema => ({
   type: 'string',
   maxLength: NOTES_MAX_LENGTH,
   pattern: NOTES,

@@ -5,6 +5,7 @@
 import { StoreUnavailableError } from '../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
+import { showWebhooks } from './connect'
 import { byId } from './dom'
 import { explain } from './explain'
 import { followChanges } from './live'
@@ -24,7 +25,9 @@ const mine = () => openOutbox(logUrl, session.person())
 const session = createSession(logUrl, () => {
   outbox = mine()
   void adds.showWaiting()
+  showWebhooks(logUrl, session.token())
 })
+showWebhooks(logUrl, session.token())
 let outbox = mine()
 const list = byId<HTMLOListElement>('movies')
 const more = byId<HTMLButtonElement>('more')

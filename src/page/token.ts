@@ -22,6 +22,8 @@ export interface Session {
   run<T>(why: string, call: (log: MovieLog) => Promise<T>, pinned?: boolean): Promise<T>
   /** Whose things the page keeps: the SHA-256 of the token (base64), or `anyone` without one. */
   person(): Promise<string>
+  /** The token this tab holds, for the person's own webhook addresses. */
+  token(): string | null
 }
 
 /** `changed`: the first token given, or one never accepted, replaced without a reload. */
@@ -68,6 +70,7 @@ export function createSession(logUrl: string, changed: () => void): Session {
         }
       }
     },
+    token: () => token,
     // Base64 of the SHA-256 of the token: never the token itself.
     person: async () =>
       token

@@ -14,10 +14,12 @@
  *                                                           default: bound to loopback, loopback
  *                                                           names only; else any
  *   MOVIE_LOG_MAX_STREAMS         exports and live feeds open at once  default 256
+ *   MOVIE_LOG_TIME_ZONE           the IANA zone a scrobble's watch is written in
+ *                                                           default: the process's own zone
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import type { MovieLogAction } from '../http/options'
+import { checkHttpOptions, type MovieLogAction } from '../http/options'
 import { parseUsers, type User } from './users'
 
 export interface ServerConfig {
@@ -36,6 +38,8 @@ export interface ServerConfig {
   hosts?: string[]
   /** Exports and live feeds open at once; past it, 503 (MOVIE_LOG_MAX_STREAMS). */
   maxStreams?: number
+  /** The IANA zone scrobbles are written in (MOVIE_LOG_TIME_ZONE); else the process's own. */
+  timeZone?: string
 }
 
 /** A configuration the server cannot start with. Its message is the one line it prints. */
@@ -66,6 +70,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       `MOVIE_LOG_MAX_STREAMS must be a whole number of streams, 1 or more, not '${env.MOVIE_LOG_MAX_STREAMS}'`,
     )
   }
+  const timeZone = env.MOVIE_LOG_TIME_ZONE?.trim() || undefined
+  try {
+    checkHttpOptions({ timeZone })
+  } catch (error) {
+    throw new ConfigError(
+      `MOVIE_LOG_TIME_ZONE: ${(error as Error).message.replace(/^.*?timeZone: /, '')}`,
+    )
+  }
   const hosts = listOf(env.MOVIE_LOG_HOSTS)
   const origins = env.MOVIE_LOG_CORS_ORIGINS?.split(',')
     .map((origin) => origin.trim())
@@ -80,6 +92,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     ...(users && { users }),
     ...(hosts && { hosts }),
     maxStreams,
+    ...(timeZone && { timeZone }),
   }
 }
 

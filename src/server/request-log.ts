@@ -47,10 +47,30 @@ export function createRequestLog(log: (line: string) => void): RequestLog {
         if (from !== server || started === undefined) return
         const ms = (performance.now() - started).toFixed(1)
         const why = response[explained] === undefined ? '' : ` ${response[explained]}`
-        log(`${request.method} ${request.url} ${response.statusCode} ${ms}ms${why}`)
+        log(`${request.method} ${withoutToken(request.url)} ${response.statusCode} ${ms}ms${why}`)
       }
       subscribe(RESPONSE_FINISHED, onFinished)
       return () => unsubscribe(RESPONSE_FINISHED, onFinished)
     },
+  }
+}
+
+// A scrobble URL may carry its token as `?token=` (media servers cannot set headers): the log
+// shows that the parameter was there, never its value, however its name was percent-encoded.
+function withoutToken(url: string | undefined): string | undefined {
+  const query = url?.indexOf('?') ?? -1
+  if (url === undefined || query === -1) return url
+  const pairs = url
+    .slice(query + 1)
+    .split('&')
+    .map((pair) => (nameOf(pair) === 'token' ? `${pair.split('=')[0]}=***` : pair))
+  return `${url.slice(0, query)}?${pairs.join('&')}`
+}
+
+function nameOf(pair: string): string | undefined {
+  try {
+    return decodeURIComponent((pair.split('=')[0] ?? '').replaceAll('+', ' '))
+  } catch {
+    return undefined
   }
 }

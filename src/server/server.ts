@@ -51,6 +51,7 @@ export function createApp(
     onError,
     signal: feeds,
     maxStreams: config.maxStreams,
+    timeZone: config.timeZone,
   }
   if (config.users) options.owner = ownerOfToken(config.users)
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)

@@ -1,0 +1,77 @@
+/**
+ * What a media server's webhook says, read into one shape: a finished movie to log, an event to
+ * leave alone, a finished movie that cannot be logged, or a body that is not the source's format.
+ * Each source's reader is its own file (`plex.ts`, `jellyfin.ts`, `emby.ts`, `generic-scrobble.ts`).
+ */
+import type { ValidationIssue } from '../core/errors'
+
+/** The webhook formats `POST {base}/scrobble/{source}` reads. */
+export const SCROBBLE_SOURCES = ['plex', 'jellyfin', 'emby', 'generic'] as const
+export type ScrobbleSource = (typeof SCROBBLE_SOURCES)[number]
+
+/** When the watch ended: an instant (epoch ms), or a local time given as such (generic only). */
+export type WatchTime = { instant: number } | { local: string }
+
+/** A finished movie to log. */
+export interface Watched {
+  kind: 'watched'
+  imdbId: string
+  /** As the payload says; the log's field rules check them. */
+  title: unknown
+  releaseYear: unknown
+  watchedAt: WatchTime
+  notes: string
+}
+
+export type Scrobble =
+  | Watched
+  /** Anything but a finished movie: a play, a pause, an episode, a movie stopped early. */
+  | { kind: 'ignored' }
+  /** A finished movie the log cannot take: what is missing, by the payload's own names. */
+  | { kind: 'incomplete'; issues: ValidationIssue[] }
+  /** Not the source's format at all. */
+  | { kind: 'malformed'; detail: string }
+
+const IMDB_ID = /^tt\d{7,10}$/
+
+/** `tt0111161` when `value` is an IMDb title id, else `undefined`. */
+export function imdbIdOf(value: unknown): string | undefined {
+  return typeof value === 'string' && IMDB_ID.test(value.trim()) ? value.trim() : undefined
+}
+
+/** The IMDb page of a title id, as the log stores it. */
+export const imdbLinkOf = (imdbId: string): string => `https://www.imdb.com/title/${imdbId}/`
+
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+// ISO 8601 with an offset; .NET writes seven digits of fraction, JavaScript's parser wants three.
+const INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/
+
+/** Epoch ms of an ISO 8601 instant with its offset (`Z`, `+02:00`), or `undefined`. */
+export function instantOf(value: unknown): number | undefined {
+  const match = typeof value === 'string' ? INSTANT.exec(value.trim()) : null
+  if (!match) return undefined
+  const [, time, fraction = '', offset] = match
+  const ms = Date.parse(`${time}.${fraction.padEnd(3, '0').slice(0, 3)}${offset}`)
+  return Number.isNaN(ms) ? undefined : ms
+}
+
+/** The watch time: the payload's instant when it has a readable one, else when it arrived. */
+export const watchedAt = (instant: number | undefined, receivedAt: number): WatchTime => ({
+  instant: instant ?? receivedAt,
+})
+
+/**
+ * A finished movie: logged when the payload gave its IMDb id, else `incomplete`, naming where
+ * the id should have been (`path`, the payload's own names).
+ */
+export function finishedMovie(
+  imdbId: string | undefined,
+  path: string,
+  watch: Omit<Watched, 'kind' | 'imdbId'>,
+  missing = 'is missing: this movie has no IMDb id',
+): Scrobble {
+  if (!imdbId) return { kind: 'incomplete', issues: [{ path, message: missing }] }
+  return { kind: 'watched', imdbId, ...watch }
+}

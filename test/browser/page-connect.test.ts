@@ -1,0 +1,85 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { userLine } from '../../src/server/users'
+import {
+  launchChromium,
+  NO_BROWSER,
+  screenshots,
+  seriousViolations,
+  startSite,
+  titlesOn,
+} from '../_browser'
+import { fixture, plexDelivery, requestInit } from '../_scrobble'
+import { describeUnless } from '../_services'
+import { tempFolders } from '../_temp'
+
+// The page's "Connect your media server" panel on a household server, in a real Chromium: the
+// addresses it shows are the person's own, and a Plex delivery to the one shown lands in their
+// diary. Its screenshot (SCREENSHOTS=1) is the docs' scrobbles guide's.
+const folder = tempFolders()
+const shot = screenshots()
+const TOKENS = { alice: 'alice-connect-token-0123456789', bob: 'bob-connect-token-0123456789' }
+
+describeUnless(NO_BROWSER, 'Chromium', "the diary page's media server panel", () => {
+  let site: Awaited<ReturnType<typeof startSite>>
+  let browser: Browser
+
+  beforeAll(async () => {
+    const work = folder('movie-log-page-connect-')
+    const users = join(work, 'users')
+    writeFileSync(users, userLine('alice', TOKENS.alice) + userLine('bob', TOKENS.bob))
+    site = await startSite(work, { MOVIE_LOG_USERS: users, MOVIE_LOG_TIME_ZONE: 'Europe/Paris' })
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
+
+  async function signIn(token: string, width: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 } })
+    const page = await context.newPage()
+    page.setDefaultTimeout(20_000)
+    await page.goto(`${site.origin}/`)
+    await page.locator('dialog#token').waitFor({ state: 'visible' })
+    await page.fill('#token-input', token)
+    await page.keyboard.press('Enter')
+    await page.locator('dialog#token').waitFor({ state: 'hidden' })
+    await expect.poll(() => page.locator('#empty').textContent()).toContain('Your diary is empty')
+    return page
+  }
+
+  const addressesOn = (page: Page) => page.locator('code[data-hook]').allTextContents()
+
+  it("shows each person their own webhook addresses, and Plex's logs into their diary", async () => {
+    const alice = await signIn(TOKENS.alice, 1280)
+    await alice.click('#connect summary')
+    const base = `${site.origin}/movies/scrobble`
+    expect(await addressesOn(alice)).toEqual(
+      ['plex', 'jellyfin', 'emby', 'generic'].map(
+        (source) => `${base}/${source}?token=${TOKENS.alice}`,
+      ),
+    )
+    expect(await seriousViolations(alice)).toEqual([])
+    // What Plex does with the address the page showed.
+    const plex = (await addressesOn(alice))[0] as string
+    const delivered = await fetch(plex, requestInit(plexDelivery(fixture('plex-movie-scrobble'))))
+    expect(delivered.status).toBe(201)
+    await expect.poll(() => titlesOn(alice)).toEqual(['The Shawshank Redemption (1994)'])
+    await alice.locator('#connect').scrollIntoViewIfNeeded()
+    await alice.screenshot({ path: shot('connect-1280.png'), fullPage: true })
+
+    const bob = await signIn(TOKENS.bob, 375)
+    await bob.click('#connect summary')
+    expect(await addressesOn(bob)).toEqual(
+      ['plex', 'jellyfin', 'emby', 'generic'].map(
+        (source) => `${base}/${source}?token=${TOKENS.bob}`,
+      ),
+    )
+    expect(await titlesOn(bob)).toEqual([])
+    expect(await seriousViolations(bob)).toEqual([])
+    await bob.locator('#connect').screenshot({ path: shot('connect-375.png') })
+  })
+})
