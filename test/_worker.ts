@@ -3,13 +3,13 @@
  * (workerd) on a port of this machine, with local D1 databases where asked.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { builtinModules } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { build, type Plugin } from 'esbuild'
+import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
 import type { RuntimeServer } from './_runtimes'
+import { WRANGLER_BUNDLE } from './_wrangler'
 
 /** A bundled Worker: its code, the files that went into it, and its gzipped size. */
 export interface WorkerBundle {
@@ -18,42 +18,22 @@ export interface WorkerBundle {
   gzipBytes: number
 }
 
-const BUILTINS = new Set(builtinModules)
-
-// Node's built-ins stay imports, as `node:X`, for nodejs_compat to provide (what wrangler does).
-const nodeCompat: Plugin = {
-  name: 'node-compat',
-  setup(build) {
-    build.onResolve({ filter: /^[a-z_:/]+$/ }, ({ path }) => {
-      const name = path.replace(/^node:/, '')
-      return BUILTINS.has(name) ? { path: `node:${name}`, external: true } : undefined
-    })
-  },
-}
-
 /**
- * Bundles `entry` as `wrangler deploy` does: one ES module, the worker conditions and main
- * fields, Node's built-ins left to nodejs_compat. `nodePaths`: folders to resolve packages from
- * besides the entry's own node_modules (the repository's, for a package unpacked elsewhere).
+ * Bundles `entry` as `wrangler deploy` does (`WRANGLER_BUNDLE`). `nodePaths`: folders to resolve
+ * packages from besides the entry's own node_modules (the repository's, for a package unpacked
+ * elsewhere).
  */
 export async function bundleWorker(entry: string, nodePaths: string[] = []): Promise<WorkerBundle> {
   const result = await build({
+    ...WRANGLER_BUNDLE,
     entryPoints: [entry],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    target: 'es2022',
-    plugins: [nodeCompat],
     nodePaths,
-    write: false,
     outfile: 'worker.js',
     metafile: true,
-    logLevel: 'silent',
   })
-  const code = result.outputFiles[0]?.text ?? ''
-  return { code, inputs: Object.keys(result.metafile.inputs), gzipBytes: gzipSync(code).byteLength }
+  const code = result.outputFiles?.[0]?.text ?? ''
+  const inputs = Object.keys(result.metafile?.inputs ?? {})
+  return { code, inputs, gzipBytes: gzipSync(code).byteLength }
 }
 
 /** A Worker for Miniflare: its name, bundled code, and its bindings. */
