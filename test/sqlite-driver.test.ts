@@ -182,7 +182,7 @@ describe.each(sqliteClients)('the SQLite driver on %s', (client) => {
       old.screenedDate,
       movieText(old),
     ])
-    const { driver } = await open(file)
+    const { driver } = await open(client, file)
     const log = driver.log('')
     expect(await log.get(old.id)).toEqual(old)
     expect(await log.latestChange()).toBeUndefined()

@@ -32,33 +32,42 @@ export interface SqliteClient {
   close(): Promise<void>
 }
 
+// Errors after which SQLite may have rolled back the whole transaction (its documentation:
+// a full disk, an I/O error, a lock, no memory, an interrupt), or the file is not usable.
+const ENDS_TRANSACTION =
+  /^SQLITE_(FULL|IOERR|BUSY|LOCKED|NOMEM|INTERRUPT|CORRUPT|NOTADB|CANTOPEN|READONLY|PROTOCOL)/
+
 /**
  * The statements of one group commit, as a generator: it yields each statement to run and is
  * given its rows back (or its error thrown in), so a synchronous library runs it in one go and
  * an asynchronous one awaits each. `BEGIN IMMEDIATE` takes the write lock first (waiting out
- * another process's commit in the busy handler, never failing midway on a lock upgrade); each
- * write runs under a savepoint of its own, so one that fails is undone alone and the others
- * still commit. When the transaction itself is gone (SQLite rolls it back on a full disk or an
- * I/O error, and the savepoint then no longer exists), the error ends the whole commit.
+ * another process's commit in the busy handler, never failing midway on a lock upgrade). A
+ * write of one statement that fails (a constraint, a bug) is undone alone by SQLite; a write of
+ * several runs under a savepoint, undone alone too. The others still commit. An error that may
+ * have taken the transaction with it (a full disk, an I/O error) ends the whole commit: every
+ * write in it fails, and nothing of it is kept.
  */
 export function* commitSteps(
   writes: readonly SqlWrite[],
-): Generator<SqlStep, WriteOutcome[], Record<string, unknown>[]> {
+): Generator<SqlStep, WriteOutcome[], Rows> {
   const none: readonly unknown[] = []
   yield ['BEGIN IMMEDIATE', none]
   try {
     const outcomes: WriteOutcome[] = []
     for (const steps of writes) {
-      yield ['SAVEPOINT movie_log_write', none]
+      const alone = steps.length === 1
+      if (!alone) yield ['SAVEPOINT movie_log_write', none]
       try {
-        let rows: Record<string, unknown>[] = []
+        let rows: Rows = []
         for (const step of steps) rows = yield step
-        yield ['RELEASE movie_log_write', none]
+        if (!alone) yield ['RELEASE movie_log_write', none]
         outcomes.push({ ok: true, rows })
       } catch (error) {
-        // Fails (and ends the commit) when the transaction went with the error.
-        yield ['ROLLBACK TO movie_log_write', none]
-        yield ['RELEASE movie_log_write', none]
+        if (ENDS_TRANSACTION.test(String((error as { code?: unknown }).code))) throw error
+        if (!alone) {
+          yield ['ROLLBACK TO movie_log_write', none]
+          yield ['RELEASE movie_log_write', none]
+        }
         outcomes.push({ ok: false, error })
       }
     }
