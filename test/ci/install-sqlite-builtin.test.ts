@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { beforeAll, expect, inject, it } from 'vitest'
 import { envOn, nodeBinary } from '../../.ci/node-lines'
 import { freePort } from '../_ports'
-import { stop, watch } from '../_processes'
+import { watch } from '../_processes'
 import { describeUnless } from '../_services'
 import { tempFolders } from '../_temp'
 
@@ -56,15 +56,17 @@ for (const [line, warning] of [
         expect(existsSync(join(app, 'node_modules', 'sqlite3'))).toBe(false)
 
         const port = await freePort()
+        const base = `http://127.0.0.1:${port}/movies`
         const server = watch(
           spawn('npx', ['movie-log', 'serve'], {
             cwd: app,
             env: { ...env, PORT: String(port), HOST: '127.0.0.1', MOVIE_LOG_STORE: '' },
+            // A group of its own: npx passes no signal on, so the group is what gets stopped.
+            detached: true,
           }),
         )
         try {
           await server.waitForLine(/listening on /)
-          const base = `http://127.0.0.1:${port}/movies`
           const created = await fetch(base, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
@@ -75,8 +77,11 @@ for (const [line, warning] of [
           expect(await (await fetch(base)).json()).toEqual([added])
           expect(existsSync(join(app, 'data', 'movies.sqlite'))).toBe(true)
         } finally {
-          expect(await stop(server, 'SIGTERM')).toBe(0)
+          process.kill(-(server.process.pid as number), 'SIGTERM')
+          await server.exited
         }
+        // The server itself stopped too, not only npx.
+        await expect(fetch(base)).rejects.toThrow()
         const warned = server.lines.filter((each) => /Warning/.test(each))
         if (warning) {
           expect(warned).toHaveLength(1)
