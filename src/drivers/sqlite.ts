@@ -10,21 +10,18 @@ import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifySqliteFailure } from './sql-failures'
-import { schemaStatements, sqlStatements } from './sql-statements'
+import { schemaStatements } from './sql-statements'
 import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
 import type { SqliteClient } from './sqlite-client'
 import { createGroupCommit } from './sqlite-group'
+import { openPoller } from './sqlite-poller'
 import { loadSqlite3, openSqlite3Client, sqlite3ClientOver } from './sqlite3'
-import type { WakeHub, WakeSource } from './watchers'
 
 /** How long a statement waits for another process's write lock before it fails SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000
 
 /** The oldest SQLite the driver knows: 3.35 brought RETURNING, which every write relies on. */
 export const SQLITE_MINIMUM = '3.35'
-
-/** How often the poller asks whether another connection wrote the file, while anyone watches. */
-const POLL_MS = 250
 
 /** Which library a `sqlite://` store runs on: the runtime's own, or the sqlite3 package. */
 export type SqliteChoice = 'builtin' | 'sqlite3'
@@ -199,61 +196,6 @@ async function makeFolder(folder: string): Promise<void> {
 /** The cause of a file that cannot be created or opened, in a message naming the path. */
 function openFailure(message: string, cause: unknown): Error {
   return Object.assign(new Error(message, { cause }), { code: (cause as { code?: unknown }).code })
-}
-
-/**
- * The wake source of a SQLite store: every POLL_MS while anyone watches, `PRAGMA data_version`
- * on a connection of its own; when it moved (another connection committed) or an owner is newly
- * watched, each watched owner's latest change is read, and the owners whose latest moved are
- * woken. A newly watched owner is woken once it is read (its first "ready").
- */
-function openPoller(
-  hub: WakeHub,
-  namespace: string,
-  pollOn: () => Promise<SqliteClient>,
-): WakeSource {
-  const latest = sqlStatements('sqlite').latestChange
-  const seen = new Map<string, unknown>()
-  let version: unknown
-  let connection: Promise<SqliteClient> | undefined
-  let running: Promise<void> | undefined
-  const tick = async () => {
-    const owners = new Set(hub.owners())
-    if (owners.size === 0) {
-      seen.clear()
-      return
-    }
-    connection ??= pollOn()
-    const { query } = await connection
-    const [row] = await query('PRAGMA data_version', [])
-    const moved = row?.data_version !== version
-    version = row?.data_version
-    for (const owner of owners) {
-      if (!moved && seen.has(owner)) continue
-      const [last] = await query(latest, [namespace, owner])
-      if (seen.has(owner) && seen.get(owner) === last?.seq) continue
-      seen.set(owner, last?.seq)
-      hub.wake(owner)
-    }
-    for (const owner of seen.keys()) if (!owners.has(owner)) seen.delete(owner)
-  }
-  const timer = setInterval(() => {
-    // A tick that failed (the file busy, or closed) is tried again at the next.
-    running ??= tick()
-      .catch(() => {})
-      .finally(() => {
-        running = undefined
-      })
-  }, POLL_MS)
-  // Polling never keeps a process alive on its own.
-  timer.unref()
-  return {
-    close: async () => {
-      clearInterval(timer)
-      await running
-      await (await connection?.catch(() => undefined))?.close()
-    },
-  }
 }
 
 /**
