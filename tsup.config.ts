@@ -10,6 +10,11 @@ const LIBRARY = {
   node: 'adapters/node.ts',
   client: 'src/client/index.ts',
   page: 'src/page/handler.ts',
+  // The stores, one subpath each (movie-log/sqlite): an app's bundle holds the ones it imports.
+  memory: 'src/drivers/entries/memory.ts',
+  sqlite: 'src/drivers/entries/sqlite.ts',
+  postgres: 'src/drivers/entries/postgres.ts',
+  redis: 'src/drivers/entries/redis.ts',
 }
 
 export default defineConfig({

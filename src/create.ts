@@ -2,53 +2,20 @@
  * The composition root: the one place a store's kind is looked at and its driver chosen, and
  * where what is store-wide (driver, ids, clock) is registered, once per store.
  */
-import { container, TOKENS } from './core/container'
 import type { StoreDriver } from './core/driver'
 import { SOLE_OWNER } from './core/driver'
-import { UnsupportedStoreError } from './core/errors'
 import { guarded } from './core/guard'
 import { type Clock, createUuidV7Generator } from './core/id'
 import { lazyStore } from './core/lazy-store'
 import { LogContext, type MovieLog, type MovieLogOptions, type MovieLogs } from './core/movie-log'
 import { checkOwner } from './core/owner'
-import { redact } from './core/store-url'
-import { driverForKeyv, type MovieLogStore, toKeyv } from './drivers'
+import { isStoreAdapter, type StoreAdapter } from './core/store-adapter'
+import { type MovieLogStore, storeForKeyv, toKeyv } from './drivers'
 import { classifyNodeFailure } from './drivers/failures'
-import { classifyRedisFailure } from './drivers/redis-failure'
-import { classifyPostgresFailure, classifySqliteFailure } from './drivers/sql-failures'
+import { storeOfUrl } from './store-urls'
 
-/**
- * Opens the driver for a store URL's scheme. Register one with `registerStoreOpener` to plug in
- * a store movie-log does not ship a driver for.
- *
- * @example
- * ```ts
- * registerStoreOpener({ schemes: ['mystore'], remote: true, open: (url, o) => openMyDriver(url, o) })
- * ```
- */
-export interface StoreOpener {
-  /** URL schemes it opens, without `://`: `['redis', 'rediss']`. */
-  schemes: readonly string[]
-  /** Whether its calls can hang (a store across a network): they get the store timeout. */
-  remote: boolean
-  open(url: string, options: StoreOpenOptions): Promise<StoreDriver>
-  /**
-   * Which errors of `open` are the store failing (503, retried), and why: the driver's own
-   * classifier. Without it, Node's socket and file errors (`ECONNREFUSED`, `ENOSPC`, ...) are;
-   * any other error is a bug (500, logged).
-   */
-  classifyFailure?: StoreDriver['classifyFailure']
-}
-
-/** What a store opener is told. */
-export interface StoreOpenOptions {
-  /** The log's key namespace (or table namespace) in the store. */
-  namespace: string
-  /** How long connecting may take, in ms. */
-  connectTimeoutMs: number
-  /** The log's bound on one store call, in ms (`storeTimeoutMs`, default 5000). */
-  storeTimeoutMs?: number
-}
+export type { StoreAdapter, StoreOpenOptions } from './core/store-adapter'
+export { registerStoreOpener, type StoreOpener } from './store-urls'
 
 /** A movie log that opened its store, and closes it. */
 export interface ClosableMovieLog extends MovieLog {
@@ -64,56 +31,19 @@ export { missingPackageOf } from './drivers/peer'
 const processIdGenerator = createUuidV7Generator()
 
 /**
- * Registers a driver for store URLs of its schemes, for every log made after.
- *
- * @example
- * ```ts
- * registerStoreOpener({ schemes: ['mystore'], remote: true, open: openMyStore })
- * createMovieLog('mystore://host/db')
- * ```
- */
-export function registerStoreOpener(opener: StoreOpener): void {
-  container.register(TOKENS.storeOpeners, { useValue: opener })
-}
-
-registerStoreOpener({
-  schemes: ['memory'],
-  remote: false,
-  open: async (_url, { namespace }) => driverForKeyv(toKeyv(new Map(), namespace)),
-})
-// The SQL drivers load their database's client (an optional peer) only when a URL names them.
-registerStoreOpener({
-  schemes: ['sqlite'],
-  remote: true,
-  open: async (url, options) => (await import('./drivers/sqlite')).openSqliteDriver(url, options),
-  classifyFailure: classifySqliteFailure,
-})
-registerStoreOpener({
-  schemes: ['postgres', 'postgresql'],
-  remote: true,
-  open: async (url, options) =>
-    (await import('./drivers/postgres')).openPostgresDriver(url, options),
-  classifyFailure: classifyPostgresFailure,
-})
-
-registerStoreOpener({
-  schemes: ['redis', 'rediss', 'redis+cluster', 'rediss+cluster'],
-  remote: true,
-  // Imported on first use: a log that never opens Redis never loads node-redis.
-  open: async (url, options) => (await import('./drivers/redis')).openRedisDriver(url, options),
-  classifyFailure: classifyRedisFailure,
-})
-
-/**
- * Creates a movie log over a store: a store URL (`sqlite://./movies.sqlite`, `redis://…`,
- * `rediss://…`, `redis+cluster://host:port,host:port`, `postgres://…`, `memory://`), wired as `movie-log serve` wires it; or a `Keyv`,
- * any keyv storage adapter, or a `Map`. Omitted, the log lives in memory.
+ * Creates a movie log over a store: a driver's store (`sqlite('./data/movies.sqlite')` from
+ * `movie-log/sqlite`, `d1(env.DB)` from `movie-log/d1`, and `memory`, `postgres`, `redis`); a
+ * store URL (`sqlite://./movies.sqlite`, `redis://…`, `rediss://…`,
+ * `redis+cluster://host:port,host:port`, `postgres://…`, `memory://`), which loads its driver on
+ * first use where the runtime can (Node, Bun, Deno); or a `Keyv`, any keyv storage adapter, or a
+ * `Map`. Omitted, the log lives in memory.
  *
  * @example
  * ```ts
  * import { createMovieLog } from 'movie-log'
+ * import { sqlite } from 'movie-log/sqlite'
  *
- * const log = createMovieLog('sqlite://./data/movies.sqlite')
+ * const log = createMovieLog(sqlite('./data/movies.sqlite'))
  * const movie = await log.addMovie({
  *   title: 'Heat',
  *   screenedDate: '2024-05-01T20:30:00.000',
@@ -125,7 +55,7 @@ registerStoreOpener({
  * ```
  */
 export function createMovieLog(
-  store?: MovieLogStore | string,
+  store?: MovieLogStoreInput,
   options: MovieLogOptions = {},
 ): ClosableMovieLog {
   const context = storeContext(store, options)
@@ -149,7 +79,7 @@ export function createMovieLog(
  * ```
  */
 export function createMovieLogs(
-  store?: MovieLogStore | string,
+  store?: MovieLogStoreInput,
   options: MovieLogOptions = {},
 ): MovieLogs {
   const context = storeContext(store, options)
@@ -180,46 +110,37 @@ async function* ownersOf(store: StoreDriver, timeoutMs: number): AsyncGenerator<
   }
 }
 
-/** The store-wide parts of logs on `store`, registered once in a container of the store's own. */
-function storeContext(store: MovieLogStore | string | undefined, options: MovieLogOptions) {
-  const scope = container.createChildContainer()
+/** A store as `createMovieLog` and `createMovieLogs` take it. */
+export type MovieLogStoreInput = StoreAdapter | MovieLogStore | string
+
+/** The store-wide parts of logs on `store`, made once per store. */
+function storeContext(store: MovieLogStoreInput | undefined, options: MovieLogOptions) {
   const clock: Clock = options.clock ?? Date.now
   const generateId =
     options.generateId ??
     (options.clock ? createUuidV7Generator(options.clock) : processIdGenerator)
-  scope.register(TOKENS.store, { useValue: storeDriver(store, options) })
-  scope.register(TOKENS.generateId, { useValue: generateId })
-  scope.register(TOKENS.clock, { useValue: clock })
-  scope.register(TOKENS.settings, {
-    useValue: {
-      storeTimeoutMs: options.storeTimeoutMs ?? 5000,
-      customIds: options.generateId !== undefined,
-    },
+  return new LogContext(storeDriver(store, options), generateId, clock, {
+    storeTimeoutMs: options.storeTimeoutMs ?? 5000,
+    customIds: options.generateId !== undefined,
   })
-  return scope.resolve(LogContext)
 }
 
-function storeDriver(store: MovieLogStore | string | undefined, options: MovieLogOptions) {
-  if (typeof store !== 'string')
-    return driverForKeyv(toKeyv(store, options.namespace), undefined, options.storeTimeoutMs)
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store)?.[1]?.toLowerCase()
-  const opener = container
-    .resolveAll<StoreOpener>(TOKENS.storeOpeners)
-    .findLast((each) => scheme !== undefined && each.schemes.includes(scheme))
-  if (!opener) {
-    throw new UnsupportedStoreError(
-      `unknown store URL '${redact(store)}': use memory://, sqlite://PATH, redis://HOST:PORT, rediss://…, redis+cluster://HOST:PORT,HOST:PORT, or postgres://USER@HOST/DB`,
-    )
-  }
-  const openOptions: StoreOpenOptions = {
+function storeDriver(store: MovieLogStoreInput | undefined, options: MovieLogOptions): StoreDriver {
+  const given = typeof store === 'string' ? storeOfUrl(store) : store
+  const adapter = isStoreAdapter(given)
+    ? given
+    : storeForKeyv(toKeyv(given, options.namespace), undefined, options.storeTimeoutMs)
+  if (!isStoreAdapter(adapter)) return adapter
+  const openOptions = {
     namespace: options.namespace ?? 'movie-log',
     connectTimeoutMs: options.connectTimeoutMs ?? 2000,
     storeTimeoutMs: options.storeTimeoutMs ?? 5000,
   }
   return lazyStore(
-    scheme as string,
-    opener.remote,
-    () => opener.open(store, openOptions),
-    opener.classifyFailure ?? classifyNodeFailure,
+    adapter.kind,
+    adapter.remote,
+    () => adapter.open(openOptions),
+    // Read per error: a URL's classifier is its driver's, known once the driver is loaded.
+    (error) => (adapter.classifyFailure ?? classifyNodeFailure)(error),
   )
 }

@@ -47,7 +47,9 @@ export {
   type ClosableMovieLog,
   createMovieLog,
   createMovieLogs,
+  type MovieLogStoreInput,
   registerStoreOpener,
+  type StoreAdapter,
   type StoreOpener,
   type StoreOpenOptions,
 } from './create'

@@ -1,6 +1,6 @@
 import type { MovieLogStore } from 'movie-log'
 import { SOLE_OWNER, type StoreDriver } from '../src/core/driver'
-import type { StoreOpenOptions } from '../src/create'
+import type { StoreAdapter, StoreOpenOptions } from '../src/create'
 import type { StoreBackend } from './_store-suite'
 
 /** The driver a store URL opens, for a test to clean up with. */
@@ -10,6 +10,14 @@ export async function openUrlDriver(url: string, options: StoreOpenOptions): Pro
   if (url.startsWith('postgres'))
     return (await import('../src/drivers/postgres')).openPostgresDriver(url, options)
   return (await import('../src/drivers/redis')).openRedisDriver(url, options)
+}
+
+/** A driver as `createMovieLog` gets it: a store to open (Redis under a Keyv) is opened. */
+export async function openedStore(
+  store: StoreDriver | StoreAdapter,
+  namespace: string,
+): Promise<StoreDriver> {
+  return 'open' in store ? store.open({ namespace, connectTimeoutMs: 1000 }) : store
 }
 
 /**

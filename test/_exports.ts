@@ -11,6 +11,10 @@ export const ENTRIES = {
   'movie-log/node': 'adapters/node.ts',
   'movie-log/client': 'src/client/index.ts',
   'movie-log/page': 'src/page/handler.ts',
+  'movie-log/memory': 'src/drivers/entries/memory.ts',
+  'movie-log/sqlite': 'src/drivers/entries/sqlite.ts',
+  'movie-log/postgres': 'src/drivers/entries/postgres.ts',
+  'movie-log/redis': 'src/drivers/entries/redis.ts',
 } as const
 
 /** Every name an entry exports, values and types alike, sorted. */

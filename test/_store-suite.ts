@@ -9,8 +9,8 @@ import {
 } from 'movie-log'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
-import { driverForKeyv, toKeyv } from '../src/drivers'
-import { openUrlDriver } from './_backends'
+import { storeForKeyv, toKeyv } from '../src/drivers'
+import { openedStore, openUrlDriver } from './_backends'
 import { describeDriverSuite } from './_driver-suite'
 import { aMovie, MOVIE_FIELDS } from './_movies'
 import { describeWith } from './_services'
@@ -180,6 +180,6 @@ function keyvDriver(backend: StoreBackend) {
     const store = await backend.open(namespace)
     return typeof store === 'string'
       ? openUrlDriver(store, { namespace, connectTimeoutMs: 1000 })
-      : driverForKeyv(toKeyv(store, namespace))
+      : openedStore(storeForKeyv(toKeyv(store, namespace)), namespace)
   }
 }

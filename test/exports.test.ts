@@ -36,6 +36,7 @@ describe('the published surface', () => {
           "MovieLogErrorCode",
           "MovieLogOptions",
           "MovieLogStore",
+          "MovieLogStoreInput",
           "MovieLogs",
           "MovieNotFoundError",
           "MoviePage",
@@ -44,6 +45,7 @@ describe('the published surface', () => {
           "NamespaceConflictError",
           "NewMovie",
           "PreconditionFailedError",
+          "StoreAdapter",
           "StoreDriver",
           "StoreFailure",
           "StoreFailureReason",
@@ -98,6 +100,10 @@ describe('the published surface', () => {
           "MovieLogHttpOptions",
           "toH3Handler",
         ],
+        "movie-log/memory": [
+          "StoreAdapter",
+          "memory",
+        ],
         "movie-log/node": [
           "AuthorizeResult",
           "CorsOrigins",
@@ -110,6 +116,18 @@ describe('the published surface', () => {
           "PageHandler",
           "PageHandlerOptions",
           "toPageHandler",
+        ],
+        "movie-log/postgres": [
+          "StoreAdapter",
+          "postgres",
+        ],
+        "movie-log/redis": [
+          "StoreAdapter",
+          "redis",
+        ],
+        "movie-log/sqlite": [
+          "StoreAdapter",
+          "sqlite",
         ],
         "movie-log/web": [
           "AuthorizeResult",
@@ -140,10 +158,14 @@ describe('the published surface', () => {
       '.',
       './client',
       './h3',
+      './memory',
       './node',
       './openapi.json',
       './package.json',
       './page',
+      './postgres',
+      './redis',
+      './sqlite',
       './web',
     ])
     expect(pkg.exports['./openapi.json']).toBe('./dist/openapi.json')

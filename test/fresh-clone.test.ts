@@ -25,7 +25,14 @@ afterAll(async () => {
 /** The source tree `npm start` runs from, copied without dist/, beside the installed packages. */
 function freshClone(): string {
   const clone = folder('movie-log-clone-')
-  for (const part of ['src', 'adapters', 'examples', 'package.json', 'tsconfig.json']) {
+  for (const part of [
+    'src',
+    'adapters',
+    'examples',
+    'package.json',
+    'tsconfig.json',
+    'tsup.config.ts',
+  ]) {
     cpSync(join(ROOT, part), join(clone, part), { recursive: true })
   }
   symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(clone, 'node_modules'), 'dir')
@@ -85,8 +92,8 @@ describe('npm start in a fresh clone', () => {
       decompress: false,
     } as RequestInit)
     expect(compressed.headers.get('content-encoding')).toBe('br')
-    // A hang guard: npm start builds the page from source first, which a slow machine takes
-    // its time over.
+    // A hang guard: npm start builds the package first, which a slow machine takes its time
+    // over.
   }, 120_000)
 
   // Required under CI=true, where a missing Chromium fails the run.

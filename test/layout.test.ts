@@ -76,9 +76,9 @@ const LAYERS: [layer: string, test: RegExp][] = [
   // What drivers may see of the core: the port, the movie rules, the errors, store URLs.
   [
     'core-port',
-    /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|superstruct)\.ts$/,
+    /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct)\.ts$/,
   ],
-  ['entry', /^src\/(index|create)\.ts$/],
+  ['entry', /^src\/(index|create|store-urls)\.ts$/],
   ...['core', 'drivers', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [
     layer,
     new RegExp(`^src/${layer}/`),

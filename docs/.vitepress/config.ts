@@ -52,6 +52,7 @@ export default defineConfig({
           { text: 'Getting started', link: '/guide/getting-started' },
           { text: 'Embed it', link: '/guide/embed' },
           { text: 'Stores', link: '/guide/stores' },
+          { text: 'Runtimes', link: '/guide/runtimes' },
           { text: 'Serve it over HTTP', link: '/guide/http' },
           { text: 'Many diaries in one app', link: '/guide/many-diaries' },
           { text: 'Live changes', link: '/guide/live-changes' },

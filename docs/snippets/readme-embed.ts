@@ -2,8 +2,9 @@
 import { createServer } from 'node:http'
 import { createMovieLog } from 'movie-log'
 import { toNodeHandler } from 'movie-log/node'
+import { sqlite } from 'movie-log/sqlite'
 
-const log = createMovieLog('sqlite://./data/movies.sqlite')
+const log = createMovieLog(sqlite('./data/movies.sqlite'))
 createServer(toNodeHandler(log)).listen(3000) // http://localhost:3000/movies
 
 await log.addMovie({

@@ -4,9 +4,10 @@ import { MovieNotFoundError, PreconditionFailedError } from '../core/errors'
 import type { ListMoviesOptions, MoviePage } from '../core/listing'
 import type { Movie } from '../core/movie'
 import type { AddMovieOptions, MovieLog } from '../core/movie-log'
+import type { LogChange, WatchOptions } from '../core/watch'
 import { errorFrom } from './errors'
 import { send } from './send'
-import { watchFeed } from './watch'
+import type { FeedConnection } from './watch'
 
 /**
  * Options of `createMovieLogClient`.
@@ -141,16 +142,20 @@ export function createMovieLogClient(
     },
 
     // The feed is one long answer: reconnected and resumed without end, where calls retry.
-    watch: (watchOptions) =>
-      watchFeed(
-        {
-          url: base,
-          fetch: sendOptions.fetch,
-          headers: options.headers,
-          timeoutMs: sendOptions.timeoutMs,
-        },
-        watchOptions,
-      ),
+    watch: (watchOptions = {}) => {
+      const { after } = watchOptions
+      if (after !== undefined && typeof after !== 'string') {
+        throw new TypeError(`movie-log: watch's after must be a change's id, not ${String(after)}`)
+      }
+      const connection: FeedConnection = {
+        url: base,
+        fetch: sendOptions.fetch,
+        headers: options.headers,
+        timeoutMs: sendOptions.timeoutMs,
+      }
+      // Each loop over it opens a feed of its own, as watchFeed's iterable does.
+      return { [Symbol.asyncIterator]: () => feedOf(connection, watchOptions) }
+    },
   }
 
   async function change(id: string, operation: string, options: ChangeOptions, init: RequestInit) {
@@ -177,4 +182,33 @@ function newKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
     byte.toString(16).padStart(2, '0'),
   ).join('')
+}
+
+// The feed's reader (an SSE parser and reconnects, half the client's weight), loaded by the
+// first watch: an app that never watches never loads it.
+type FeedReader = typeof import('./watch')
+let feedReader: Promise<FeedReader> | undefined
+let loadedFeedReader: FeedReader | undefined
+
+/**
+ * A feed's changes. Until the reader is loaded, an iterator that loads it on its first call;
+ * `return()` reaches the feed at once, a pending read or not, as the feed's own does.
+ */
+function feedOf(connection: FeedConnection, options: WatchOptions): AsyncIterator<LogChange> {
+  const open = (reader: FeedReader) => reader.watchFeed(connection, options)[Symbol.asyncIterator]()
+  if (loadedFeedReader) return open(loadedFeedReader)
+  let feed: Promise<AsyncIterator<LogChange>> | undefined
+  const opened = () => {
+    feedReader ??= import('./watch')
+    feed ??= feedReader.then((reader) => {
+      loadedFeedReader = reader
+      return open(reader)
+    })
+    return feed
+  }
+  return {
+    next: async () => (await opened()).next(),
+    return: async (value?: unknown) =>
+      (await (await opened()).return?.(value)) ?? { done: true, value: undefined },
+  }
 }

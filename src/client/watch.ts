@@ -30,9 +30,6 @@ export function watchFeed(
   options: WatchOptions = {},
 ): AsyncIterable<LogChange> {
   const { after, signal } = options
-  if (after !== undefined && typeof after !== 'string') {
-    throw new TypeError(`movie-log: watch's after must be a change's id, not ${String(after)}`)
-  }
   return { [Symbol.asyncIterator]: () => openFeed(connection, after || undefined, signal) }
 }
 

@@ -1,3 +1,4 @@
+import { fromBase64Url, toBase64Url } from './base64url'
 import { InvalidPageRequestError } from './errors'
 import { checkScreenedDate } from './fields'
 import type { Listing, MovieSort } from './range'
@@ -21,7 +22,7 @@ const MONTH_END = /^(\d{4}-\d{2})-31T23:59:59\.999$/
 /** An opaque cursor that resumes a listing, its order and bounds, after a movie. */
 export function encodeCursor({ listing, id, date }: Position): string {
   const fields = [listing.sort, listing.from, listing.to, id, date]
-  return Buffer.from(CURSOR_PREFIX + JSON.stringify(fields)).toString('base64url')
+  return toBase64Url(CURSOR_PREFIX + JSON.stringify(fields))
 }
 
 /**
@@ -31,9 +32,9 @@ export function encodeCursor({ listing, id, date }: Position): string {
  * first version, `movie-log/1:`, are refused too: they carried an id and nothing to check.)
  */
 export function decodeCursor(cursor: string): Position {
-  const decoded = BASE64URL.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : ''
+  const decoded = BASE64URL.test(cursor) ? (fromBase64Url(cursor) ?? '') : ''
   const position = fromFields(decoded)
-  if (!position || Buffer.from(decoded).toString('base64url') !== cursor) {
+  if (!position || toBase64Url(decoded) !== cursor) {
     throw new InvalidPageRequestError([
       { path: 'cursor', message: 'is not a cursor from this movie log (use nextCursor as given)' },
     ])

@@ -1,5 +1,3 @@
-import { randomFillSync } from 'node:crypto'
-
 /**
  * Makes a new movie id: a string that sorts after every id it made before.
  *
@@ -53,14 +51,14 @@ export function createUuidV7Generator(clock: Clock = Date.now): IdGenerator {
 }
 
 // Random bytes are drawn from the system a pool at a time (as the uuid package does): one
-// system call per ~400 ids rather than two per id.
+// call per ~400 ids rather than two per id. Web Crypto, which every runtime has.
 const POOL_SIZE = 4096
-const pool = Buffer.allocUnsafe(POOL_SIZE)
+const pool = new Uint8Array(POOL_SIZE)
 let poolOffset = POOL_SIZE
 
 function takeRandom(length: number): number {
   if (poolOffset + length > POOL_SIZE) {
-    randomFillSync(pool)
+    crypto.getRandomValues(pool)
     poolOffset = 0
   }
   const offset = poolOffset
@@ -77,12 +75,16 @@ function randomUint16(): number {
 // it would be a tree of joined pieces, and every movie keeps its id for the life of the log:
 // each piece another object for the garbage collector to move and mark.
 const ID_LENGTH = 36
-const text = Buffer.alloc(ID_LENGTH, '-')
+const text = new Uint8Array(ID_LENGTH).fill('-'.charCodeAt(0))
 // The ASCII codes of a byte's two hex digits, at [2 * byte] and [2 * byte + 1].
-const HEX_CODES = Buffer.from(
+const HEX_CODES = Uint8Array.from(
   Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0')).join(''),
-  'latin1',
+  (digit) => digit.charCodeAt(0),
 )
+
+function writeAscii(at: number, ascii: string): void {
+  for (let i = 0; i < ascii.length; i++) text[at + i] = ascii.charCodeAt(i)
+}
 
 function writeHex(at: number, byte: number): void {
   text[at] = HEX_CODES[2 * byte] as number
@@ -96,8 +98,8 @@ let timePartOf = Number.NaN
 function formatUuidV7(time: number, counter: number): string {
   if (time !== timePartOf) {
     const timeHex = time.toString(16).padStart(12, '0')
-    text.write(timeHex.slice(0, 8), 0, 'latin1')
-    text.write(timeHex.slice(8), 9, 'latin1')
+    writeAscii(0, timeHex.slice(0, 8))
+    writeAscii(9, timeHex.slice(8))
     timePartOf = time
   }
   const r = takeRandom(8)
@@ -106,5 +108,6 @@ function formatUuidV7(time: number, counter: number): string {
   writeHex(19, 0x80 | ((pool[r] as number) & 0x3f))
   writeHex(21, pool[r + 1] as number)
   for (let i = 2; i < 8; i++) writeHex(20 + 2 * i, pool[r + i] as number)
-  return text.toString('latin1', 0, ID_LENGTH)
+  // One flat string from the codes, not a rope of pieces.
+  return String.fromCharCode(...text)
 }

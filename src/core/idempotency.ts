@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import type { LogDriver } from './driver'
 import { IdempotencyError } from './errors'
 import type { Movie } from './movie'
+import { sha256Hex } from './sha256'
 
 type Claims = Pick<LogDriver, 'create' | 'read' | 'write' | 'get' | 'put' | 'remove'>
 
@@ -105,7 +105,7 @@ export async function addOnce(
       'The idempotency key must be 1 to 255 visible ASCII characters',
     )
   }
-  const key = createHash('sha256').update(idempotencyKey).digest('hex')
+  const key = sha256Hex(idempotencyKey)
   const fingerprint = fingerprintOf(input)
   const claim: ClaimRecord = {
     fingerprint,
@@ -200,7 +200,7 @@ export async function markDeleted(claims: Pick<Claims, 'create'>, id: string): P
 
 // The same JSON, whatever the order of its keys, has the same fingerprint.
 function fingerprintOf(input: unknown): string {
-  return createHash('sha256').update(canonicalJson(input)).digest('hex')
+  return sha256Hex(canonicalJson(input))
 }
 
 function canonicalJson(value: unknown): string {

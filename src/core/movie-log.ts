@@ -1,5 +1,4 @@
 import type { MovieChanges } from './changes'
-import { inject, injectable, TOKENS } from './container'
 import { type ChangeOptions, deleteMovie, updateMovie } from './corrections'
 import type { LogDriver, StoreDriver } from './driver'
 import { guardLog } from './guard'
@@ -152,16 +151,15 @@ export interface LogSettings {
 }
 
 /**
- * The store-wide parts every log on one store shares, resolved once per store from its
- * container: the driver, the ids, the clock. `log(owner)` makes one owner's log over them.
+ * The store-wide parts every log on one store shares, made once per store by the composition
+ * root: the driver, the ids, the clock. `log(owner)` makes one owner's log over them.
  */
-@injectable()
 export class LogContext {
   constructor(
-    @inject(TOKENS.store) readonly store: StoreDriver,
-    @inject(TOKENS.generateId) readonly generateId: IdGenerator,
-    @inject(TOKENS.clock) readonly clock: Clock,
-    @inject(TOKENS.settings) readonly settings: LogSettings,
+    readonly store: StoreDriver,
+    readonly generateId: IdGenerator,
+    readonly clock: Clock,
+    readonly settings: LogSettings,
   ) {}
 
   private sharedSources?: (owner: string, log: ChangeReader) => WatchSource

@@ -1,12 +1,8 @@
-import { createRequire } from 'node:module'
-import type * as Superstruct from 'superstruct'
+// superstruct's ES module build, named by its package's `module` field. Its package has no
+// `exports` and its `main` is CommonJS, which Node would take for `superstruct`: the first
+// CommonJS package an ES module imports costs some 15 ms of CPU in every process (Node's
+// CommonJS support in the ESM loader), this file about 1 (bench/NOTES.md, cold start).
+// Bundlers take the same file for `superstruct`.
 
-// superstruct's package has no `exports`, so an import reaches its CommonJS build, and the
-// first CommonJS package an ES module imports costs about 25 ms of CPU in every process (Node's
-// CommonJS support in the ESM loader, its export lexer among it); require() skips all of it
-// (bench/NOTES.md, cold start). Installed beside movie-log (a runtime dependency), as
-// container.ts loads tsyringe.
-const superstruct: typeof Superstruct = createRequire(import.meta.url)('superstruct')
-
-export const { coerce, define, optional, type, unknown, validate } = superstruct
 export type { Struct } from 'superstruct'
+export { coerce, define, optional, type, unknown, validate } from 'superstruct/dist/index.mjs'

@@ -1,35 +1,52 @@
 import type Keyv from 'keyv'
 import type { StoreDriver } from '../core/driver'
+import type { StoreAdapter } from '../core/store-adapter'
 import { storeOf } from './keyv'
+import { loadDriver } from './load'
 import { createMemoryDriver, memoryMap } from './memory'
-import { redisClientOf, redisDriverOver } from './redis'
+import { redisClientOf } from './redis-client'
+import { classifyRedisFailure } from './redis-failure'
 import { createScanDriver, SCAN_LIMITS } from './scan'
 
 // Stores already told what the scan lacks: it is said once per store, not per log.
 const warned = new WeakSet<object>()
 
 /**
- * The driver for a Keyv, chosen once: memory for a Map (keyv 5 or 6); the Redis driver for a
- * KeyvRedis on one Redis or a Redis Cluster (through its documented `client`); the scan for any
- * other keyv store, which says once, through `warn`, which guarantees it lacks.
+ * The store for a Keyv, chosen once: the Redis driver for a KeyvRedis on one Redis or a Redis
+ * Cluster (through its documented `client`), as a store to open, since that driver is
+ * movie-log/redis and loaded then; else `driverForKeyv`'s.
  * `storeTimeoutMs`: the log's bound on a call, which a Redis write's wait for replicas keeps to.
+ */
+export function storeForKeyv(
+  keyv: Keyv,
+  warn: (message: string) => void = emitWarning,
+  storeTimeoutMs?: number,
+): StoreDriver | StoreAdapter {
+  const client = redisClientOf(storeOf(keyv))
+  if (!client) return driverForKeyv(keyv, warn)
+  const options = {
+    namespace: keyv.namespace ?? 'movie-log',
+    connectTimeoutMs: 2000,
+    ...(storeTimeoutMs === undefined ? {} : { storeTimeoutMs }),
+  }
+  return {
+    kind: 'redis',
+    remote: true,
+    open: async () => (await loadDriver('redis'))(client).open(options),
+    classifyFailure: classifyRedisFailure,
+  }
+}
+
+/**
+ * The driver for a Keyv that is not on Redis: memory for a Map (keyv 5 or 6); the scan for any
+ * other keyv store, which says once, through `warn`, which guarantees it lacks.
  */
 export function driverForKeyv(
   keyv: Keyv,
   warn: (message: string) => void = emitWarning,
-  storeTimeoutMs?: number,
 ): StoreDriver {
   const map = memoryMap(keyv)
   if (map) return createMemoryDriver(keyv, map)
-  // The KeyvRedis the Keyv was made over, even where keyv 6 wrapped it in its bridge.
-  const client = redisClientOf(storeOf(keyv))
-  if (client) {
-    return redisDriverOver(client, {
-      namespace: keyv.namespace ?? 'movie-log',
-      connectTimeoutMs: 2000,
-      ...(storeTimeoutMs === undefined ? {} : { storeTimeoutMs }),
-    })
-  }
   const store = (storeOf(keyv) as object | undefined) ?? keyv
   if (!warned.has(store)) {
     warned.add(store)
@@ -42,7 +59,10 @@ export function driverForKeyv(
 }
 
 function emitWarning(message: string): void {
-  process.emitWarning(message, { code: 'MOVIE_LOG_SCAN_DRIVER' })
+  // A process warning where there is a process (Node, Bun, Deno), else the console.
+  const { process } = globalThis as { process?: { emitWarning?: NodeJS.Process['emitWarning'] } }
+  if (process?.emitWarning) process.emitWarning(message, { code: 'MOVIE_LOG_SCAN_DRIVER' })
+  else console.warn(message)
 }
 
 export { type KeyvLike, type MovieLogStore, toKeyv } from './keyv'

@@ -1,10 +1,11 @@
 import type Keyv from 'keyv'
 import { byId, type LogDriver, type StoreDriver } from '../core/driver'
 import { type Movie, sameMovie } from '../core/movie'
+import type { StoreAdapter } from '../core/store-adapter'
 import { type ChangeHistory, changeHistory, type NewChange } from './change-history'
 import { classifyNodeFailure } from './failures'
 import { type KeyvLayout, keyvLayout, movieOwnerOf, moviesPrefixOf, pageOfOwners } from './keys'
-import { storeOf } from './keyv'
+import { storeOf, toKeyv } from './keyv'
 import {
   createMemoryIndex,
   drop,
@@ -208,4 +209,27 @@ function read(keyv: Keyv, map: Map<unknown, unknown>, namespace: string): Promis
  */
 function entries(keyv: Keyv): AsyncGenerator<[unknown, unknown]> {
   return (keyv.iterator as unknown as () => AsyncGenerator<[unknown, unknown]>)()
+}
+
+/**
+ * A store in this process's memory for `createMovieLog`: a `Map` of yours to share between
+ * logs, or a new one. Gone when the process ends.
+ *
+ * @example
+ * ```ts
+ * import { createMovieLog } from 'movie-log'
+ * import { memory } from 'movie-log/memory'
+ *
+ * const log = createMovieLog(memory())
+ * ```
+ */
+export function memory(map: Map<unknown, unknown> = new Map()): StoreAdapter {
+  return {
+    kind: 'memory',
+    remote: false,
+    open: async ({ namespace }) => {
+      const keyv = toKeyv(map, namespace)
+      return createMemoryDriver(keyv, memoryMap(keyv) as Map<unknown, unknown>)
+    },
+  }
 }

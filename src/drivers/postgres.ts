@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import type { Pool } from 'pg'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
+import type { StoreAdapter } from '../core/store-adapter'
 import { redact } from '../core/store-url'
 import { importPeer } from './peer'
 import { type Listening, openListener } from './postgres-listen'
@@ -199,5 +200,29 @@ async function createSchema(pool: Pool): Promise<void> {
   } finally {
     // A connection that failed is not given back to the pool, but closed.
     client.release(failure !== undefined)
+  }
+}
+
+/**
+ * A PostgreSQL store for `createMovieLog`: a `postgres://` URL (a pool of the log's own, with
+ * the `pg` package), or a pg `Pool` of yours, which the log's `close()` leaves open.
+ *
+ * @example
+ * ```ts
+ * import { createMovieLog } from 'movie-log'
+ * import { postgres } from 'movie-log/postgres'
+ *
+ * const log = createMovieLog(postgres('postgres://app@127.0.0.1:5432/movies'))
+ * ```
+ */
+export function postgres(target: string | Pool): StoreAdapter {
+  return {
+    kind: 'postgres',
+    remote: true,
+    open: (options) =>
+      typeof target === 'string'
+        ? openPostgresDriver(target, options)
+        : postgresDriverOver(target, options),
+    classifyFailure: classifyPostgresFailure,
   }
 }

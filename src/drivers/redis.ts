@@ -1,9 +1,11 @@
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
 import type { Movie } from '../core/movie'
+import type { StoreAdapter } from '../core/store-adapter'
 import { redact } from '../core/store-url'
 import { createOwnerCaches } from './counted-cache'
 import { createMovieCache } from './movie-cache'
+import { isCluster } from './redis-client'
 import { clusterConnection, openRedisCluster, type RedisCluster } from './redis-cluster'
 import {
   checkRedisServer,
@@ -132,28 +134,6 @@ export function redisDriverOver(
   }
   const connection = clientConnection(client, { owned: false, unavailable: (error) => error })
   return createRedisDriver(connection, options, { label: 'The Redis given', cluster: false })
-}
-
-// node-redis documents `getSlotMaster` and `slots` on clusters only.
-const isCluster = (client: object): client is RedisCluster =>
-  typeof (client as { getSlotMaster?: unknown }).getSlotMaster === 'function' &&
-  typeof (client as { duplicate?: unknown }).duplicate === 'function'
-
-/**
- * The node-redis client of a `KeyvRedis`, read through the `client` property @keyv/redis
- * documents (its README: "API", "Clustering" and "Using Custom Redis Client Events"): one
- * Redis, or a cluster (node-redis documents `getSlotMaster` on clusters only); `undefined` for
- * anything else, a sentinel among them (`acquire`, documented on sentinels only).
- */
-export function redisClientOf(store: unknown): RedisClient | RedisCluster | undefined {
-  const client = (store as { client?: unknown } | null | undefined)?.client as
-    | Record<string, unknown>
-    | undefined
-  if (!client || typeof client !== 'object') return undefined
-  const commands = ['connect', 'get', 'mGet', 'del', 'info', 'eval', 'evalSha', 'close']
-  if (!commands.every((name) => typeof client[name] === 'function')) return undefined
-  if (typeof client.acquire === 'function') return undefined
-  return client as unknown as RedisClient | RedisCluster
 }
 
 type RedisDriver = StoreDriver & { checked(): Promise<void>; unchecked(): void }
@@ -288,5 +268,30 @@ function createRedisDriver(
       supported = false
       checking = undefined
     },
+  }
+}
+
+/**
+ * A Redis store for `createMovieLog`: a `redis://`, `rediss://` or `redis+cluster://` URL
+ * (`?wait=N` for replicas), or a node-redis client or cluster of yours, which the log's `close()`
+ * leaves open. Needs `@keyv/redis` (its node-redis) for a URL.
+ *
+ * @example
+ * ```ts
+ * import { createMovieLog } from 'movie-log'
+ * import { redis } from 'movie-log/redis'
+ *
+ * const log = createMovieLog(redis('redis://127.0.0.1:6379'))
+ * ```
+ */
+export function redis(target: string | RedisClient | RedisCluster): StoreAdapter {
+  return {
+    kind: 'redis',
+    remote: true,
+    open: async (options) =>
+      typeof target === 'string'
+        ? openRedisDriver(target, options)
+        : redisDriverOver(target, options),
+    classifyFailure: classifyRedisFailure,
   }
 }

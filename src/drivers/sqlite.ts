@@ -3,16 +3,17 @@
  * log, and a busy timeout to wait for another writer's lock), on the runtime's own SQLite or the
  * sqlite3 package, writes that arrive together committed together.
  */
-import { mkdir, stat } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { dirname } from 'node:path'
 import type { Database } from 'sqlite3'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
+import type { StoreAdapter } from '../core/store-adapter'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifySqliteFailure } from './sql-failures'
 import { schemaStatements } from './sql-statements'
 import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
 import type { SqliteClient } from './sqlite-client'
+import { makeFolder, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
 import { createGroupCommit } from './sqlite-group'
 import { openPoller } from './sqlite-poller'
 import { loadSqlite3, openSqlite3Client, sqlite3ClientOver } from './sqlite3'
@@ -22,9 +23,6 @@ const BUSY_TIMEOUT_MS = 5000
 
 /** The oldest SQLite the driver knows: 3.35 brought RETURNING, which every write relies on. */
 export const SQLITE_MINIMUM = '3.35'
-
-/** Which library a `sqlite://` store runs on: the runtime's own, or the sqlite3 package. */
-export type SqliteChoice = 'builtin' | 'sqlite3'
 
 /**
  * Opens the SQLite file a `sqlite://PATH` URL names (relative to the working directory;
@@ -152,47 +150,6 @@ function compareVersions(a: string, b: string): number {
   return 0
 }
 
-/** The file a `sqlite://` URL names, absolute, and the library its `?client=` asks for. */
-function parseSqliteUrl(url: string): { path: string; choice?: SqliteChoice } {
-  const rest = url.replace(/^sqlite:\/\//i, '')
-  const [, file = rest, choice] = /^(.*)\?client=([^&]*)$/.exec(rest) ?? []
-  if (!file || rest === url) {
-    throw new UnsupportedStoreError(
-      `The store URL '${url}' names no file (sqlite://./data/movies.sqlite)`,
-    )
-  }
-  if (choice !== undefined && choice !== 'builtin' && choice !== 'sqlite3') {
-    throw new UnsupportedStoreError(
-      `The store URL '${url}' asks for client '${choice}': client is builtin or sqlite3`,
-    )
-  }
-  return { path: resolve(file), choice }
-}
-
-/**
- * Creates `folder` and its missing parents, one level at a time. Node's recursive mkdir retries
- * forever, one core at 100%, where mkdir answers ENOENT for a folder whose parent exists
- * (`/proc/nope`): here that ENOENT is the answer.
- */
-async function makeFolder(folder: string): Promise<void> {
-  const missing: string[] = []
-  for (let at = folder; ; at = dirname(at)) {
-    try {
-      await stat(at)
-      break
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'ENOENT' || dirname(at) === at) throw error
-      missing.unshift(at)
-    }
-  }
-  for (const each of missing) {
-    await mkdir(each).catch((error: unknown) => {
-      // Made meanwhile by another process opening the same store: as good as made here.
-      if ((error as { code?: unknown }).code !== 'EEXIST') throw error
-    })
-  }
-}
-
 /** The cause of a file that cannot be created or opened, in a message naming the path. */
 function openFailure(message: string, cause: unknown): Error {
   return Object.assign(new Error(message, { cause }), { code: (cause as { code?: unknown }).code })
@@ -260,4 +217,38 @@ async function sqliteOpener(
   }
   const sqlite3 = await loadSqlite3()
   return (path) => openSqlite3Client(sqlite3, path, CONNECTION_SETUP)
+}
+
+/**
+ * A SQLite store for `createMovieLog`: a file's path (`./data/movies.sqlite`, relative to the
+ * working folder) or a `sqlite://` URL, created with its folder if missing; or a sqlite3
+ * `Database` of yours, which the log's `close()` leaves open. It runs on the runtime's own
+ * SQLite where there is one (see `openSqliteDriver`); `{ client: 'sqlite3' }` asks for the
+ * sqlite3 package, `{ client: 'builtin' }` for the runtime's own.
+ *
+ * @example
+ * ```ts
+ * import { createMovieLog } from 'movie-log'
+ * import { sqlite } from 'movie-log/sqlite'
+ *
+ * const log = createMovieLog(sqlite('./data/movies.sqlite'))
+ * ```
+ */
+export function sqlite(
+  target: string | Database,
+  options: { client?: SqliteChoice } = {},
+): StoreAdapter {
+  const url = (path: string) => {
+    const base = /^sqlite:\/\//i.test(path) ? path : `sqlite://${path}`
+    return options.client ? `${base}?client=${options.client}` : base
+  }
+  return {
+    kind: 'sqlite',
+    remote: true,
+    open: (openOptions) =>
+      typeof target !== 'string'
+        ? sqliteDriverOver(target, openOptions)
+        : openSqliteDriver(url(target), openOptions),
+    classifyFailure: classifySqliteFailure,
+  }
 }

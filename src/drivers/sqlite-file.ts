@@ -1,0 +1,47 @@
+import { mkdir, stat } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { UnsupportedStoreError } from '../core/errors'
+
+/** Which library a `sqlite://` store runs on: the runtime's own, or the sqlite3 package. */
+export type SqliteChoice = 'builtin' | 'sqlite3'
+
+/** The file a `sqlite://` URL names, absolute, and the library its `?client=` asks for. */
+export function parseSqliteUrl(url: string): { path: string; choice?: SqliteChoice } {
+  const rest = url.replace(/^sqlite:\/\//i, '')
+  const [, file = rest, choice] = /^(.*)\?client=([^&]*)$/.exec(rest) ?? []
+  if (!file || rest === url) {
+    throw new UnsupportedStoreError(
+      `The store URL '${url}' names no file (sqlite://./data/movies.sqlite)`,
+    )
+  }
+  if (choice !== undefined && choice !== 'builtin' && choice !== 'sqlite3') {
+    throw new UnsupportedStoreError(
+      `The store URL '${url}' asks for client '${choice}': client is builtin or sqlite3`,
+    )
+  }
+  return { path: resolve(file), choice }
+}
+
+/**
+ * Creates `folder` and its missing parents, one level at a time. Node's recursive mkdir retries
+ * forever, one core at 100%, where mkdir answers ENOENT for a folder whose parent exists
+ * (`/proc/nope`): here that ENOENT is the answer.
+ */
+export async function makeFolder(folder: string): Promise<void> {
+  const missing: string[] = []
+  for (let at = folder; ; at = dirname(at)) {
+    try {
+      await stat(at)
+      break
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT' || dirname(at) === at) throw error
+      missing.unshift(at)
+    }
+  }
+  for (const each of missing) {
+    await mkdir(each).catch((error: unknown) => {
+      // Made meanwhile by another process opening the same store: as good as made here.
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error
+    })
+  }
+}
