@@ -77,8 +77,11 @@ for (const [line, warning] of [
           expect(await (await fetch(base)).json()).toEqual([added])
           expect(existsSync(join(app, 'data', 'movies.sqlite'))).toBe(true)
         } finally {
-          process.kill(-(server.process.pid as number), 'SIGTERM')
-          await server.exited
+          // A server that never started has nothing left to stop.
+          if (server.process.exitCode === null && server.process.signalCode === null) {
+            process.kill(-(server.process.pid as number), 'SIGTERM')
+            await server.exited
+          }
         }
         // The server itself stopped too, not only npx.
         await expect(fetch(base)).rejects.toThrow()
