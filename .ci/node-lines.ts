@@ -46,6 +46,7 @@ export const LINE_SUITES = [
   'test/store-sqlite.test.ts',
   'test/sqlite-driver.test.ts',
   'test/changes-sqlite.test.ts',
+  'test/sqlite-commits.test.ts',
   'test/store-redis.test.ts',
   'test/driver-redis.test.ts',
   'test/changes-redis.test.ts',

@@ -7,7 +7,8 @@
  * (bench/live.ts).
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
  * BENCH_SECONDS (5), BENCH_ROUNDS (4), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
- * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning), BENCH_COLD_RUNS (30).
+ * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning), BENCH_COLD_RUNS (30), BENCH_ONLY
+ * (`throughput`: the solo and paired runs alone, printed).
  */
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -55,6 +56,7 @@ async function throughput(): Promise<{ samples: Samples; paired: Paired }> {
       const sqlite = `sqlite://${join(folder, 'movies.sqlite')}`
       // One at a time, each listed as soon as it runs: a failed start still stops the others.
       targets.push(await startTarget('bare h3', ['bench/bare-h3.ts'], {}))
+      targets.push(await startTarget('hono', ['bench/bare-hono.ts'], {}))
       targets.push(
         await startTarget('movie-log memory', SERVE, {
           MOVIE_LOG_STORE: 'memory://',
@@ -115,14 +117,8 @@ async function measureRound(
   }
 }
 
-function report(
-  cold: ColdStartRow[],
-  samples: Samples,
-  paired: Paired,
-  scale: ScaleRow[],
-  cluster: ClusterRow[],
-  live: LiveResult,
-): string {
+/** The throughput tables: medians and ratios to bare h3, and every round's. */
+function throughputTables(samples: Samples) {
   const bare = samples['bare h3'] as Samples[string]
   // Each round's req/s over bare h3's in the same round, run just before it: the machine's
   // speed drifts between rounds, and a ratio within a round cancels the drift.
@@ -147,6 +143,18 @@ function report(
     )
     return `| ${name} | ${cells.join(' | ')} |`
   })
+  return { ratio, roundRatios, table, rounds }
+}
+
+function report(
+  cold: ColdStartRow[],
+  samples: Samples,
+  paired: Paired,
+  scale: ScaleRow[],
+  cluster: ClusterRow[],
+  live: LiveResult,
+): string {
+  const { ratio, roundRatios, table, rounds } = throughputTables(samples)
   const verdict = (met: boolean) => (met ? 'met' : '**not met**')
   // The verdict on a median of round ratios, saying how many rounds fell short of the floor.
   const roundsVerdict = (ratios: number[], floor: number) => {
@@ -268,12 +276,24 @@ ${targets.join('\n')}
 ${readFileSync(new URL('./NOTES.md', import.meta.url), 'utf8')}`
 }
 
-// First, while no server of the run is up.
-const cold = await coldStart(log)
-const { samples, paired } = await throughput()
-const scale = await scaleRun(SIZES, log)
-const cluster = await clusterRun(log)
-const live = await liveRun(log)
-const results = report(cold, samples, paired, scale, cluster, live)
-writeFileSync(new URL('./RESULTS.md', import.meta.url), results)
-console.log(results)
+if (process.env.BENCH_ONLY === 'throughput') {
+  // The throughput runs alone (a few minutes), printed: RESULTS.md keeps the last full run.
+  const { table, rounds } = throughputTables((await throughput()).samples)
+  console.log(`| target | GET req/s | GET p99 ms | GET ratio | POST req/s | POST p99 ms | POST ratio |
+|---|---|---|---|---|---|---|
+${table.join('\n')}
+
+| target | method | req/s per round | ratio per round |
+|---|---|---|---|
+${rounds.join('\n')}`)
+} else {
+  // First, while no server of the run is up.
+  const cold = await coldStart(log)
+  const { samples, paired } = await throughput()
+  const scale = await scaleRun(SIZES, log)
+  const cluster = await clusterRun(log)
+  const live = await liveRun(log)
+  const results = report(cold, samples, paired, scale, cluster, live)
+  writeFileSync(new URL('./RESULTS.md', import.meta.url), results)
+  console.log(results)
+}

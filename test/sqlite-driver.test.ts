@@ -14,6 +14,7 @@ import { classifySqliteFailure } from '../src/drivers/sql-failures'
 import { sqlStatements } from '../src/drivers/sql-statements'
 import { openSqliteDriver, sqliteDriverOver } from '../src/drivers/sqlite'
 import { aMovie } from './_movies'
+import { sqliteClients, sqliteUrl } from './_sqlite-clients'
 import { tempFolders } from './_temp'
 
 const tempFolder = tempFolders()
@@ -25,8 +26,11 @@ afterEach(async () => {
 const options = { namespace: 'movie-log', connectTimeoutMs: 1000 }
 const movie = (): Movie => ({ ...aMovie(), notes: '', id: randomUUID() }) as Movie
 
-async function open(file = join(tempFolder('movie-log-sqlite-driver-'), 'movies.sqlite')) {
-  const driver = await openSqliteDriver(`sqlite://${file}`, options)
+async function open(
+  client: string,
+  file = join(tempFolder('movie-log-sqlite-driver-'), 'movies.sqlite'),
+) {
+  const driver = await openSqliteDriver(sqliteUrl(file, client), options)
   cleanups.push(() => driver.close())
   return { driver, file }
 }
@@ -52,27 +56,30 @@ const failureOf = (promise: Promise<unknown>) =>
     (error) => error,
   )
 
-describe('the SQLite driver', () => {
+describe.each(sqliteClients)('the SQLite driver on %s', (client) => {
   it('refuses a URL that names no file', async () => {
-    const refused = await failureOf(openSqliteDriver('sqlite://', options))
+    const refused = await failureOf(openSqliteDriver(`sqlite://?client=${client}`, options))
     expect(refused).toBeInstanceOf(UnsupportedStoreError)
-    expect(refused.message).toContain(`'sqlite://' names no file`)
+    expect(refused.message).toContain(`'sqlite://?client=${client}' names no file`)
   })
 
   it('creates the folder, and says which file it could not create or open', async () => {
-    const { driver } = await open(join(tempFolder('movie-log-sqlite-driver-'), 'a/b/movies.sqlite'))
+    const { driver } = await open(
+      client,
+      join(tempFolder('movie-log-sqlite-driver-'), 'a/b/movies.sqlite'),
+    )
     expect(await driver.log('').put(movie())).toBe(true)
 
     const file = join(tempFolder('movie-log-sqlite-driver-'), 'a-file')
     writeFileSync(file, '')
     const uncreatable = join(file, 'data', 'movies.sqlite')
-    const notCreated = await failureOf(openSqliteDriver(`sqlite://${uncreatable}`, options))
+    const notCreated = await failureOf(openSqliteDriver(sqliteUrl(uncreatable, client), options))
     expect(notCreated.message).toMatch(`cannot create the SQLite file ${uncreatable}: ENOTDIR`)
     expect(classifySqliteFailure(notCreated)).toBeDefined()
 
     // A folder where the file should be: SQLite cannot open it as a database.
     const folder = tempFolder('movie-log-sqlite-driver-')
-    const notOpened = await failureOf(openSqliteDriver(`sqlite://${folder}`, options))
+    const notOpened = await failureOf(openSqliteDriver(sqliteUrl(folder, client), options))
     expect(notOpened.message).toBe(`cannot open the SQLite file ${folder} (SQLITE_CANTOPEN)`)
     expect(classifySqliteFailure(notOpened)).toBeDefined()
     expect(
@@ -90,7 +97,7 @@ describe('the SQLite driver', () => {
     for (let round = 0; round < 50; round++) {
       const file = join(folder, `new-${round}.sqlite`)
       const drivers = await Promise.all(
-        Array.from({ length: 6 }, () => openSqliteDriver(`sqlite://${file}`, options)),
+        Array.from({ length: 6 }, () => openSqliteDriver(sqliteUrl(file, client), options)),
       )
       const added = movie()
       expect(await drivers[0]?.log('').put(added)).toBe(true)
@@ -100,13 +107,13 @@ describe('the SQLite driver', () => {
   })
 
   it('keeps the file in WAL mode, for several processes writing it', async () => {
-    const { file } = await open()
+    const { file } = await open(client)
     const { query } = await database(file)
     expect(await query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }])
   })
 
   it('reads every page, by id or by date, either way, as a range of an index, never sorting', async () => {
-    const { file } = await open()
+    const { file } = await open(client)
     const { query } = await database(file)
     const sql = sqlStatements('sqlite')
     for (const statement of [
@@ -134,7 +141,7 @@ describe('the SQLite driver', () => {
   })
 
   it("reads a log's history as a range of its primary key, and its triggers keep it so (issue 29)", async () => {
-    const { file } = await open()
+    const { file } = await open(client)
     const { query } = await database(file)
     const sql = sqlStatements('sqlite')
     // What the triggers run for each change: the log's latest seq, and the trim below the bound.
@@ -175,7 +182,7 @@ describe('the SQLite driver', () => {
       old.screenedDate,
       movieText(old),
     ])
-    const { driver } = await open(file)
+    const { driver } = await open(client, file)
     const log = driver.log('')
     expect(await log.get(old.id)).toEqual(old)
     expect(await log.latestChange()).toBeUndefined()
@@ -190,7 +197,7 @@ describe('the SQLite driver', () => {
   })
 
   it('purges expired records of every owner now and then, and keeps the live ones', async () => {
-    const { driver, file } = await open()
+    const { driver, file } = await open(client)
     const alice = driver.log('alice')
     for (const key of ['one', 'two', 'three']) await alice.create(key, 'expired', -1)
     await alice.create('live', 'kept', 60_000)
@@ -199,7 +206,10 @@ describe('the SQLite driver', () => {
       (await query('SELECT key FROM movie_log_records ORDER BY key')).map((row) => row.key)
     expect(await count()).toEqual(['live', 'one', 'three', 'two'])
     // Another process's driver purges on its first claim.
-    const other = await openSqliteDriver(`sqlite://${file}`, { ...options, namespace: 'other' })
+    const other = await openSqliteDriver(sqliteUrl(file, client), {
+      ...options,
+      namespace: 'other',
+    })
     cleanups.push(() => other.close())
     await other.log('bob').create('claim', 'x', 60_000)
     expect(await count()).toEqual(['claim', 'live'])
@@ -207,7 +217,7 @@ describe('the SQLite driver', () => {
   })
 
   it('raises store failures for a closed file, a full disk and a read-only file; bugs are not', async () => {
-    const { driver } = await open()
+    const { driver } = await open(client)
     await driver.close()
     await driver.close()
     const closed = await failureOf(driver.log('').get('x'))

@@ -2,15 +2,24 @@ import { mkdir, stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { UnsupportedStoreError } from '../core/errors'
 
-/** The file a `sqlite://PATH` URL names, resolved against the working folder. */
-export function sqlitePath(url: string): string {
-  const path = url.replace(/^sqlite:\/\//i, '')
-  if (!path || path === url) {
+/** Which library a `sqlite://` store runs on: the runtime's own, or the sqlite3 package. */
+export type SqliteChoice = 'builtin' | 'sqlite3'
+
+/** The file a `sqlite://` URL names, absolute, and the library its `?client=` asks for. */
+export function parseSqliteUrl(url: string): { path: string; choice?: SqliteChoice } {
+  const rest = url.replace(/^sqlite:\/\//i, '')
+  const [, file = rest, choice] = /^(.*)\?client=([^&]*)$/.exec(rest) ?? []
+  if (!file || rest === url) {
     throw new UnsupportedStoreError(
       `The store URL '${url}' names no file (sqlite://./data/movies.sqlite)`,
     )
   }
-  return resolve(path)
+  if (choice !== undefined && choice !== 'builtin' && choice !== 'sqlite3') {
+    throw new UnsupportedStoreError(
+      `The store URL '${url}' asks for client '${choice}': client is builtin or sqlite3`,
+    )
+  }
+  return { path: resolve(file), choice }
 }
 
 /**

@@ -1,18 +1,22 @@
 /**
- * @module SQLite through the sqlite3 package: `sqlite://PATH`, a file shared by every process
- * that opens it (write-ahead log, and a busy timeout to wait for another writer's lock).
+ * @module SQLite: `sqlite://PATH`, a file shared by every process that opens it (write-ahead
+ * log, and a busy timeout to wait for another writer's lock), on the runtime's own SQLite or the
+ * sqlite3 package, writes that arrive together committed together.
  */
 import { dirname } from 'node:path'
 import type { Database } from 'sqlite3'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
 import type { StoreAdapter } from '../core/store-adapter'
-import { importPeer } from './peer'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifySqliteFailure } from './sql-failures'
-import { schemaStatements, sqlStatements } from './sql-statements'
-import { makeFolder, sqlitePath } from './sqlite-file'
-import type { WakeHub, WakeSource } from './watchers'
+import { schemaStatements } from './sql-statements'
+import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
+import type { SqliteClient } from './sqlite-client'
+import { makeFolder, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
+import { createGroupCommit } from './sqlite-group'
+import { openPoller } from './sqlite-poller'
+import { loadSqlite3, openSqlite3Client, sqlite3ClientOver } from './sqlite3'
 
 /** How long a statement waits for another process's write lock before it fails SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000
@@ -20,12 +24,14 @@ const BUSY_TIMEOUT_MS = 5000
 /** The oldest SQLite the driver knows: 3.35 brought RETURNING, which every write relies on. */
 export const SQLITE_MINIMUM = '3.35'
 
-/** How often the poller asks whether another connection wrote the file, while anyone watches. */
-const POLL_MS = 250
-
 /**
  * Opens the SQLite file a `sqlite://PATH` URL names (relative to the working directory;
  * `sqlite:///abs/path` for an absolute one), creating its folder and the driver's tables.
+ * It runs on the runtime's own SQLite where there is one (node:sqlite on Node 24 and later and
+ * Deno, bun:sqlite on Bun), else on the sqlite3 package; `?client=sqlite3` (or `builtin`) at
+ * the end of the URL chooses. On Node 22, the sqlite3 package when it is installed (its
+ * node:sqlite is experimental, and says so when loaded), else node:sqlite. The file and its
+ * tables are the same whichever opens it.
  *
  * @example
  * ```ts
@@ -39,45 +45,26 @@ export async function openSqliteDriver(
   url: string,
   options: { namespace: string; connectTimeoutMs: number },
 ): Promise<StoreDriver> {
-  const path = sqlitePath(url)
-  // sqlite3 is CommonJS: Node gives its exports as the default export, which its types omit.
-  const { default: sqlite3 } = await importPeer('sqlite3', 'sqlite://', async () => ({
-    default: ((await import('sqlite3')) as unknown as { default: typeof import('sqlite3') })
-      .default,
-  }))
+  const { path, choice } = parseSqliteUrl(url)
+  const open = await sqliteOpener(choice)
   try {
     await makeFolder(dirname(path))
   } catch (error) {
     throw openFailure(`cannot create the SQLite file ${path}: ${(error as Error).message}`, error)
   }
-  const db = await new Promise<Database>((done, fail) => {
-    const opened: Database = new sqlite3.Database(path, (error) =>
-      error ? fail(error) : done(opened),
-    )
-  }).catch((error: unknown) => {
+  const client = await open(path).catch((error: unknown) => {
     const code = (error as { code?: string }).code ?? 'unknown error'
     throw openFailure(`cannot open the SQLite file ${path} (${code})`, error)
   })
   try {
-    // Several processes may write one file: wait for the lock rather than fail at once.
-    db.configure('busyTimeout', BUSY_TIMEOUT_MS)
     // WAL: a commit appends to one log file and syncs it once, where the default journal syncs
     // several files per commit (three times the adds per second). Still synchronous FULL.
-    await useWriteAheadLog(db)
+    await useWriteAheadLog(client)
     // The poller's connection, opened on the first watch: another connection's commits are
     // what its data_version counts (this driver's among them).
-    const pollOn = async () => {
-      const own = await new Promise<Database>((done, fail) => {
-        const opened: Database = new sqlite3.Database(path, (error) =>
-          error ? fail(error) : done(opened),
-        )
-      })
-      own.configure('busyTimeout', BUSY_TIMEOUT_MS)
-      return { db: own, close: () => closeDatabase(own) }
-    }
-    return await preparedDriver(db, options, () => closeDatabase(db), pollOn)
+    return await preparedDriver(client, options, () => open(path))
   } catch (error) {
-    await closeDatabase(db).catch(() => {})
+    await client.close().catch(() => {})
     throw error
   }
 }
@@ -85,7 +72,8 @@ export async function openSqliteDriver(
 /**
  * The driver over a sqlite3 `Database` of the caller's, which `close()` leaves open: checks the
  * SQLite version and creates the driver's tables if missing. Several processes writing one file
- * need the busy timeout and WAL that `openSqliteDriver` sets.
+ * need the busy timeout and WAL that `openSqliteDriver` sets. Each write commits on its own
+ * (the connection is the caller's too: a transaction on it would hold whatever else runs there).
  *
  * @example
  * ```ts
@@ -100,28 +88,33 @@ export function sqliteDriverOver(
 ): Promise<StoreDriver> {
   // No file name to open another connection on: the poller asks the caller's own, whose
   // data_version counts every other connection's commits.
-  return preparedDriver(
-    db,
-    options,
-    async () => {},
-    async () => ({ db, close: async () => {} }),
-  )
+  const client = sqlite3ClientOver(db)
+  return preparedDriver(client, options, async () => client)
 }
 
 async function preparedDriver(
-  db: Database,
+  client: SqliteClient,
   options: { namespace: string },
-  close: () => Promise<void>,
-  pollOn: () => Promise<{ db: Database; close(): Promise<void> }>,
+  pollOn: () => Promise<SqliteClient>,
 ): Promise<StoreDriver> {
+  const group = createGroupCommit(client)
   const connection: SqlConnection = {
-    ...sqliteConnection(db),
+    dialect: 'sqlite',
+    // Reads run at once; every other statement is a write, committed with those beside it.
+    query: (sql, parameters) =>
+      READ.test(sql) ? client.query(sql, parameters) : group.write([[sql, parameters]]),
+    transaction: async (steps) => {
+      await group.write(steps)
+    },
     openWakes: (hub, namespace) => openPoller(hub, namespace, pollOn),
-    close,
+    close: async () => {
+      await group.drained()
+      await client.close()
+    },
   }
-  const [row] = await connection.query('SELECT sqlite_version() AS version', [])
+  const [row] = await client.query('SELECT sqlite_version() AS version', [])
   checkSqliteVersion(String(row?.version))
-  for (const statement of schemaStatements('sqlite')) await connection.query(statement, [])
+  for (const statement of schemaStatements('sqlite')) await client.query(statement, [])
   return createSqlDriver(connection, {
     kind: 'sqlite',
     namespace: options.namespace,
@@ -162,89 +155,16 @@ function openFailure(message: string, cause: unknown): Error {
   return Object.assign(new Error(message, { cause }), { code: (cause as { code?: unknown }).code })
 }
 
-function sqliteConnection(db: Database): Pick<SqlConnection, 'dialect' | 'query' | 'transaction'> {
-  const query: SqlConnection['query'] = (sql, parameters) =>
-    new Promise((done, fail) => {
-      db.all<Record<string, unknown>>(sql, parameters, (error, rows) =>
-        error ? fail(error) : done(rows),
-      )
-    })
-  return {
-    dialect: 'sqlite',
-    query,
-    // One connection serves every call at once, so no BEGIN here: the steps are each atomic.
-    transaction: async (steps) => {
-      for (const [sql, parameters] of steps) await query(sql, parameters)
-    },
-  }
-}
-
-/**
- * The wake source of a SQLite store: every POLL_MS while anyone watches, `PRAGMA data_version`
- * on a connection of its own; when it moved (another connection committed) or an owner is newly
- * watched, each watched owner's latest change is read, and the owners whose latest moved are
- * woken. A newly watched owner is woken once it is read (its first "ready").
- */
-function openPoller(
-  hub: WakeHub,
-  namespace: string,
-  pollOn: () => Promise<{ db: Database; close(): Promise<void> }>,
-): WakeSource {
-  const latest = sqlStatements('sqlite').latestChange
-  const seen = new Map<string, unknown>()
-  let version: unknown
-  let connection: Promise<{ db: Database; close(): Promise<void> }> | undefined
-  let running: Promise<void> | undefined
-  const tick = async () => {
-    const owners = new Set(hub.owners())
-    if (owners.size === 0) {
-      seen.clear()
-      return
-    }
-    connection ??= pollOn()
-    const { query } = sqliteConnection((await connection).db)
-    const [row] = await query('PRAGMA data_version', [])
-    const moved = row?.data_version !== version
-    version = row?.data_version
-    for (const owner of owners) {
-      if (!moved && seen.has(owner)) continue
-      const [last] = await query(latest, [namespace, owner])
-      if (seen.has(owner) && seen.get(owner) === last?.seq) continue
-      seen.set(owner, last?.seq)
-      hub.wake(owner)
-    }
-    for (const owner of seen.keys()) if (!owners.has(owner)) seen.delete(owner)
-  }
-  const timer = setInterval(() => {
-    // A tick that failed (the file busy, or closed) is tried again at the next.
-    running ??= tick()
-      .catch(() => {})
-      .finally(() => {
-        running = undefined
-      })
-  }, POLL_MS)
-  // Polling never keeps a process alive on its own.
-  timer.unref()
-  return {
-    close: async () => {
-      clearInterval(timer)
-      await running
-      await (await connection?.catch(() => undefined))?.close()
-    },
-  }
-}
-
 /**
  * Switches the file to WAL. The switch needs the file to itself, and SQLite answers SQLITE_BUSY
  * at once (without its busy handler) while another connection opens the same new file, so the
  * switch is retried until the busy timeout (on a file already in WAL it is a no-op).
  */
-async function useWriteAheadLog(db: Database): Promise<void> {
-  const { query } = sqliteConnection(db)
+async function useWriteAheadLog(client: SqliteClient): Promise<void> {
   const deadline = Date.now() + BUSY_TIMEOUT_MS
   for (;;) {
     try {
-      await query('PRAGMA journal_mode = WAL', [])
+      await client.query('PRAGMA journal_mode = WAL', [])
       return
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error
@@ -253,14 +173,58 @@ async function useWriteAheadLog(db: Database): Promise<void> {
   }
 }
 
-function closeDatabase(db: Database): Promise<void> {
-  return new Promise((done, fail) => db.close((error) => (error ? fail(error) : done())))
+/** Statements that only read: run at once, outside any commit. */
+const READ = /^\s*SELECT\b/i
+
+/**
+ * Set on every connection: wait for another process's write lock rather than fail at once, and
+ * sync the log at every commit (FULL: a commit acknowledged survives a power cut, in WAL too).
+ */
+const CONNECTION_SETUP = [`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`, 'PRAGMA synchronous = FULL']
+
+/**
+ * How to open a file with the library chosen (see `openSqliteDriver`): loads the library now,
+ * so that a missing one fails before any file is made.
+ */
+async function sqliteOpener(
+  choice: SqliteChoice | undefined,
+): Promise<(path: string) => Promise<SqliteClient>> {
+  const preferSqlite3 =
+    choice === 'sqlite3' ||
+    (choice === undefined &&
+      builtinSqliteWarns() &&
+      (await loadSqlite3().then(
+        () => true,
+        () => false,
+      )))
+  const builtin = preferSqlite3 ? undefined : await loadBuiltinSqlite()
+  if (builtin) {
+    return async (path) => {
+      const client = builtin(path)
+      try {
+        for (const statement of CONNECTION_SETUP) await client.query(statement, [])
+        return client
+      } catch (error) {
+        await client.close()
+        throw error
+      }
+    }
+  }
+  if (choice === 'builtin') {
+    throw new UnsupportedStoreError(
+      'This runtime has no SQLite of its own (Node.js 22.13 or later, Bun and Deno have one): drop ?client=builtin to use the sqlite3 package',
+    )
+  }
+  const sqlite3 = await loadSqlite3()
+  return (path) => openSqlite3Client(sqlite3, path, CONNECTION_SETUP)
 }
 
 /**
  * A SQLite store for `createMovieLog`: a file's path (`./data/movies.sqlite`, relative to the
  * working folder) or a `sqlite://` URL, created with its folder if missing; or a sqlite3
- * `Database` of yours, which the log's `close()` leaves open.
+ * `Database` of yours, which the log's `close()` leaves open. It runs on the runtime's own
+ * SQLite where there is one (see `openSqliteDriver`); `{ client: 'sqlite3' }` asks for the
+ * sqlite3 package, `{ client: 'builtin' }` for the runtime's own.
  *
  * @example
  * ```ts
@@ -270,14 +234,21 @@ function closeDatabase(db: Database): Promise<void> {
  * const log = createMovieLog(sqlite('./data/movies.sqlite'))
  * ```
  */
-export function sqlite(target: string | Database): StoreAdapter {
+export function sqlite(
+  target: string | Database,
+  options: { client?: SqliteChoice } = {},
+): StoreAdapter {
+  const url = (path: string) => {
+    const base = /^sqlite:\/\//i.test(path) ? path : `sqlite://${path}`
+    return options.client ? `${base}?client=${options.client}` : base
+  }
   return {
     kind: 'sqlite',
     remote: true,
-    open: (options) =>
+    open: (openOptions) =>
       typeof target !== 'string'
-        ? sqliteDriverOver(target, options)
-        : openSqliteDriver(/^sqlite:\/\//i.test(target) ? target : `sqlite://${target}`, options),
+        ? sqliteDriverOver(target, openOptions)
+        : openSqliteDriver(url(target), openOptions),
     classifyFailure: classifySqliteFailure,
   }
 }

@@ -55,7 +55,7 @@ describeWith('CI', `installing next to the keyv adapters (Node ${process.version
       'npm install movie-log sqlite3',
       'npm install movie-log pg',
       'npm install movie-log @keyv/redis',
-      'npm install movie-log h3 listhen sqlite3',
+      'npm install movie-log h3 listhen',
     ])
   })
 
