@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { FastResponse, NodeRequest, sendNodeResponse } from 'srvx/node'
 import type { MovieLog, MovieLogs } from '../src/core/movie-log'
+import { readBodyFromNode } from '../src/http/node-body'
 import type { MovieLogHttpOptions } from '../src/http/options'
 import { createMovieLogReplier } from '../src/http/replier'
 import { reasonPhrase } from '../src/http/reply'
@@ -49,6 +50,8 @@ export function toNodeHandler(
   const reply = createMovieLogReplier(log, options)
   return async (req, res, next) => {
     try {
+      // A Request of ours, with no body limit of srvx's: the log may read its body from Node.
+      readBodyFromNode(req)
       const request = new NodeRequest({ req, res })
       const { status, headers, body } = await reply(request, new URL(request.url))
       const init = { status, statusText: reasonPhrase(status), headers }

@@ -5,6 +5,7 @@ import { createMovieLog, registerStoreOpener, StoreUnavailableError } from 'movi
 import { type MovieLogHttpOptions, toWebHandler } from 'movie-log/web'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { driverForKeyv, toKeyv } from '../src/drivers'
+import { readBodyFromNode } from '../src/http/node-body'
 import { FlakyMap } from './_flaky-map'
 import { expectProblem } from './_http-helpers'
 import { aMovie } from './_movies'
@@ -31,21 +32,21 @@ function postFailingWith(error: unknown, init: { signal?: AbortSignal } = {}): R
 }
 
 /**
- * The same POST as srvx hands it over on Node: its body stream is Node's request made a web
- * stream (`Readable.toWeb`), which fails.
+ * The same POST as srvx hands it over on Node, from a server that lets the log read bodies from
+ * Node (as movie-log's does): the body read from Node's request, which fails.
  */
 function nodePostFailingWith(error: unknown): Request {
+  const request = new Request('http://movie-log.test/movies', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+  })
   const req = new Readable({
     read() {
       this.destroy(error as Error)
     },
   })
-  return new Request('http://movie-log.test/movies', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: Readable.toWeb(req) as ReadableStream,
-    duplex: 'half',
-  } as RequestInit)
+  readBodyFromNode(req)
+  return Object.assign(request, { runtime: { node: { req } } })
 }
 
 function handlerSeeingErrors(options: MovieLogHttpOptions = {}) {

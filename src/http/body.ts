@@ -1,4 +1,4 @@
-import { preReadNodeBody } from './node-body'
+import { ClientGoneError, preReadNodeBody, readNodeBody, unreadNodeRequest } from './node-body'
 
 /** Why a request body could not be read as JSON. */
 type BodyProblem = { status: 413; detail: string } | { status: 400; detail: string }
@@ -15,16 +15,17 @@ const encoder = new TextEncoder()
  * before its answer is written, and listhen's shutdown hook then throws on the missing socket.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
+  const node = unreadNodeRequest(request)
   const header = request.headers.get('content-length')
   const declared = header === null ? undefined : Number(header)
   if (declared !== undefined && declared > maxBytes) return tooLarge(maxBytes)
 
-  const preRead = preReadNodeBody(request)
+  const preRead = node ? undefined : preReadNodeBody(request)
   if (preRead) return preReadBody(preRead.value, maxBytes)
 
   let chunks: Uint8Array[] | undefined
   try {
-    chunks = await readWebBody(request, maxBytes)
+    chunks = await (node ? readNodeBody(node, maxBytes, declared) : readWebBody(request, maxBytes))
   } catch (error) {
     // A limit of the host in front (h3's bodyLimit, srvx's BodyTooLargeError) says so itself.
     if (statusOf(error) === 413) return tooLarge()
@@ -89,7 +90,7 @@ const CLIENT_GONE_CODES = new Set([
  * off (an `AbortError`, or a connection error's code). Any other error is not the client's.
  */
 function clientWentAway(request: Request, error: unknown): boolean {
-  if (request.signal?.aborted) return true
+  if (request.signal?.aborted || error instanceof ClientGoneError) return true
   const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown }
   return name === 'AbortError' || (typeof code === 'string' && CLIENT_GONE_CODES.has(code))
 }
