@@ -436,6 +436,9 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (name, createTarget: HttpTarget
           throw new TypeError('secret-internal-detail')
         },
         getMovie: async () => undefined,
+        stats: async () => {
+          throw new Error('secret-internal-detail')
+        },
         updateMovie: async () => {
           throw new Error('secret-internal-detail')
         },

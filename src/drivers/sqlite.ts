@@ -11,6 +11,7 @@ import { importPeer } from './peer'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifySqliteFailure } from './sql-failures'
 import { schemaStatements, sqlStatements } from './sql-statements'
+import { isDuplicateColumn } from './sql-terms'
 import type { WakeHub, WakeSource } from './watchers'
 
 /** How long a statement waits for another process's write lock before it fails SQLITE_BUSY. */
@@ -120,7 +121,11 @@ async function preparedDriver(
   }
   const [row] = await connection.query('SELECT sqlite_version() AS version', [])
   checkSqliteVersion(String(row?.version))
-  for (const statement of schemaStatements('sqlite')) await connection.query(statement, [])
+  for (const statement of schemaStatements('sqlite')) {
+    await connection.query(statement, []).catch((error: unknown) => {
+      if (!isDuplicateColumn(error)) throw error
+    })
+  }
   return createSqlDriver(connection, {
     kind: 'sqlite',
     namespace: options.namespace,

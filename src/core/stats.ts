@@ -1,0 +1,145 @@
+import { byCodePoint, type LogDriver } from './driver'
+import { InvalidPageRequestError, type ValidationIssue } from './errors'
+import type { Repeat } from './tallies'
+
+/**
+ * What `stats` takes: the months counted, each bound `YYYY` or `YYYY-MM`, inclusive of the
+ * whole period (statistics are kept by month).
+ *
+ * @example
+ * ```ts
+ * await log.stats({ from: '2024', to: '2024' }) // the year 2024
+ * ```
+ */
+export interface StatsOptions {
+  from?: string
+  to?: string
+}
+
+/** A movie screened more than once within the months counted. */
+export interface Rewatch {
+  imdbLink: string
+  /** The title it was logged under most often (ties: the first in code-point order). */
+  title: string
+  count: number
+}
+
+/**
+ * The diary's counts, by `screenedDate` (its local time) within the months asked.
+ *
+ * @example
+ * ```ts
+ * const { total, byWeekday, rewatched }: MovieStats = await log.stats({ from: '2024' })
+ * ```
+ */
+export interface MovieStats {
+  total: number
+  /** `{ "2024": 12 }`: years with a screening. */
+  byYear: Record<string, number>
+  /** `{ "2024-05": 3 }`: months with a screening. */
+  byMonth: Record<string, number>
+  /** Seven counts, Monday first. */
+  byWeekday: number[]
+  /** Twenty-four counts, hour 0 first. */
+  byHour: number[]
+  /** `{ "1990": 4 }`: by the decade of `releaseYear`. */
+  byReleaseDecade: Record<string, number>
+  /** Movies (by imdbLink) screened more than once, most first; ties by title, then link. */
+  rewatched: Rewatch[]
+}
+
+const MONTH = /^\d{4}(-(0[1-9]|1[0-2]))?$/
+
+/** The months `from` and `to` name, as `YYYY-MM`; an `InvalidPageRequestError` naming each bad one. */
+export function parseStatsRange(from: unknown, to: unknown): { from: string; to: string } {
+  const issues: ValidationIssue[] = []
+  const month = (path: string, value: unknown, edge: string, whole: string) => {
+    if (value === undefined) return whole
+    if (typeof value === 'string' && MONTH.test(value))
+      return value.length === 4 ? value + edge : value
+    issues.push({ path, message: 'must be YYYY or YYYY-MM (statistics are kept by month)' })
+    return ''
+  }
+  const range = {
+    from: month('from', from, '-01', '0000-01'),
+    to: month('to', to, '-12', '9999-12'),
+  }
+  if (issues.length > 0) throw new InvalidPageRequestError(issues)
+  return range
+}
+
+/** The log's statistics within the months `options` name, from its counters alone. */
+export async function readStats(
+  driver: Pick<LogDriver, 'tallies'>,
+  options: StatsOptions,
+): Promise<MovieStats> {
+  const range = parseStatsRange(options.from, options.to)
+  const stats: MovieStats = {
+    total: 0,
+    byYear: {},
+    byMonth: {},
+    byWeekday: new Array(7).fill(0),
+    byHour: new Array(24).fill(0),
+    byReleaseDecade: {},
+    rewatched: [],
+  }
+  if (range.from > range.to) return stats
+  const within = (month: string) => month >= range.from && month <= range.to
+  const read = await driver.tallies(range.from, range.to)
+  for (const [key, count] of read.counts) {
+    const [month = '', kind, value = ''] = key.split('|')
+    if (count <= 0 || !within(month)) continue
+    if (kind === 'w') {
+      // Each movie adds one to exactly one weekday of its month: these make the totals.
+      stats.total += count
+      add(stats.byYear, month.slice(0, 4), count)
+      add(stats.byMonth, month, count)
+      bump(stats.byWeekday, Number(value), count)
+    } else if (kind === 'h') bump(stats.byHour, Number(value), count)
+    else if (kind === 'd') add(stats.byReleaseDecade, value, count)
+  }
+  stats.byYear = sorted(stats.byYear)
+  stats.byMonth = sorted(stats.byMonth)
+  stats.byReleaseDecade = sorted(stats.byReleaseDecade)
+  stats.rewatched = rewatches(read.repeats, within)
+  return stats
+}
+
+function rewatches(repeats: Iterable<Repeat>, within: (month: string) => boolean): Rewatch[] {
+  const byLink = new Map<string, Map<string, number>>()
+  for (const { link, title, month, count } of repeats) {
+    if (count <= 0 || !within(month)) continue
+    const titles = byLink.get(link) ?? new Map<string, number>()
+    titles.set(title, (titles.get(title) ?? 0) + count)
+    byLink.set(link, titles)
+  }
+  const found: Rewatch[] = []
+  for (const [imdbLink, titles] of byLink) {
+    let count = 0
+    let best: [string, number] | undefined
+    for (const [title, times] of titles) {
+      count += times
+      if (!best || times > best[1] || (times === best[1] && byCodePoint(title, best[0]) < 0)) {
+        best = [title, times]
+      }
+    }
+    if (count > 1 && best) found.push({ imdbLink, title: best[0], count })
+  }
+  return found.sort(
+    (a, b) =>
+      b.count - a.count || byCodePoint(a.title, b.title) || byCodePoint(a.imdbLink, b.imdbLink),
+  )
+}
+
+function bump(counts: number[], at: number, count: number): void {
+  counts[at] = (counts[at] ?? 0) + count
+}
+
+function add(counts: Record<string, number>, key: string, count: number): void {
+  counts[key] = (counts[key] ?? 0) + count
+}
+
+// Keys in order, so every store answers the same JSON text.
+function sorted(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)))
+}
