@@ -378,6 +378,7 @@ describe.each(HTTP_TARGETS)('HTTP contract: %s', (name, createTarget: HttpTarget
       expect(Object.keys(document.paths)).toEqual([
         '/movies',
         '/movies/openapi.json',
+        '/movies/stats',
         '/movies/{id}',
       ])
       expect(document.paths['/movies'].post.operationId).toBe('addMovie')

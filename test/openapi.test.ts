@@ -148,8 +148,12 @@ describe('the document’s field rules agree with the log’s', () => {
 
 describe('the document', () => {
   it.each([
-    ['/api/movies', '/api/movies', ['/api/movies', '/api/movies/openapi.json', '/api/movies/{id}']],
-    ['/', '', ['/', '/openapi.json', '/{id}']],
+    [
+      '/api/movies',
+      '/api/movies',
+      ['/api/movies', '/api/movies/openapi.json', '/api/movies/stats', '/api/movies/{id}'],
+    ],
+    ['/', '', ['/', '/openapi.json', '/stats', '/{id}']],
   ])('is served under basePath %s with its paths under it', async (basePath, prefix, paths) => {
     const handle = toWebHandler(createMovieLog(), { basePath })
     const response = await handle(new Request(`http://movie-log.test${prefix}/openapi.json`))

@@ -12,7 +12,15 @@ import {
   problems,
   RESPONSES,
 } from './components'
-import { addMovie, deleteMovie, getDocument, getMovie, listMovies, updateMovie } from './operations'
+import {
+  addMovie,
+  deleteMovie,
+  getDocument,
+  getMovie,
+  getStats,
+  listMovies,
+  updateMovie,
+} from './operations'
 import { SCHEMAS } from './schemas'
 
 /** The name the document is served under, below the base path. */
@@ -82,6 +90,16 @@ const document: RoutePiece = {
   },
 }
 
+/** `/stats`: the log's statistics (a concrete path, matched before `/{id}`). */
+const stats: RoutePiece = {
+  path: '/stats',
+  item: {
+    get: getStats,
+    head: headOf(getStats, 'headStats', 'Statistics of the log, headers only'),
+    options: preflight('preflightStats'),
+  },
+}
+
 /** `/{id}`: one movie. */
 const movie: RoutePiece = {
   path: '/{id}',
@@ -95,7 +113,7 @@ const movie: RoutePiece = {
   },
 }
 
-const ROUTES: readonly RoutePiece[] = [collection, document, movie]
+const ROUTES: readonly RoutePiece[] = [collection, document, stats, movie]
 
 /**
  * The OpenAPI 3.1 document of a handler mounted at `basePath` (`'/movies'`, as hosts send it:
