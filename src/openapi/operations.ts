@@ -14,6 +14,16 @@ import {
 
 const json = (schema: unknown) => ({ 'application/json': { schema } })
 
+// What a read of the log may answer besides its 200 (the list, the statistics).
+const READ_PROBLEMS = problems(
+  'BadRequest',
+  'Unauthorized',
+  'Forbidden',
+  'NotAcceptable',
+  'InternalServerError',
+  'ServiceUnavailable',
+)
+
 // The collection, `/`.
 
 export const listMovies: JsonSchema = {
@@ -61,14 +71,7 @@ export const listMovies: JsonSchema = {
         },
       },
     },
-    ...problems(
-      'BadRequest',
-      'Unauthorized',
-      'Forbidden',
-      'NotAcceptable',
-      'InternalServerError',
-      'ServiceUnavailable',
-    ),
+    ...READ_PROBLEMS,
   },
 }
 
@@ -187,14 +190,7 @@ export const getStats: JsonSchema = {
   parameters: [parameterRef('statsFrom'), parameterRef('statsTo')],
   responses: {
     '200': { description: 'The statistics.', content: json(schemaRef('MovieStats')) },
-    ...problems(
-      'BadRequest',
-      'Unauthorized',
-      'Forbidden',
-      'NotAcceptable',
-      'InternalServerError',
-      'ServiceUnavailable',
-    ),
+    ...READ_PROBLEMS,
   },
 }
 
