@@ -73,10 +73,11 @@ const LAYERS: [layer: string, test: RegExp][] = [
   ['page-node', /^src\/page\/(build|files|serve|handler)\.ts$/],
   ['page', /^src\/page\//],
   ['http', /^src\/(http|openapi)\//],
-  // What drivers may see of the core: the port, the movie rules, the errors, store URLs.
+  // What drivers may see of the core: the port, the movie rules (and the words and counters
+  // search and statistics index), the errors, store URLs.
   [
     'core-port',
-    /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|superstruct)\.ts$/,
+    /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|superstruct|words|tallies)\.ts$/,
   ],
   ['entry', /^src\/(index|create)\.ts$/],
   ...['core', 'drivers', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [

@@ -55,6 +55,7 @@ export default defineConfig({
           { text: 'Serve it over HTTP', link: '/guide/http' },
           { text: 'Many diaries in one app', link: '/guide/many-diaries' },
           { text: 'Live changes', link: '/guide/live-changes' },
+          { text: 'Search and statistics', link: '/guide/search-and-stats' },
           { text: 'The client', link: '/guide/client' },
           { text: 'The server', link: '/guide/server' },
           { text: 'The diary page', link: '/guide/page' },

@@ -2,7 +2,7 @@ import { InvalidPageRequestError } from './errors'
 import { checkScreenedDate } from './fields'
 import type { Listing, MovieSort } from './range'
 import { SORTS } from './range'
-import { Q_MAX } from './search'
+import { Q_MAX } from './words'
 
 /** Where a listing resumes: after this movie, in its listing's order. */
 export interface Position {

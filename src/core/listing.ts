@@ -4,8 +4,8 @@ import { InvalidPageRequestError } from './errors'
 import { listAddedInRange } from './in-range'
 import type { Movie } from './movie'
 import { FULL_RANGE, type Listing, type MovieSort, parseListing } from './range'
-import { Q_MAX, searchPage } from './search'
-import { parseWordQuery } from './words'
+import { searchPage } from './search'
+import { parseWordQuery, Q_MAX } from './words'
 
 /**
  * What `listMovies` takes. Without `limit`, every movie after `cursor` (or from the start).

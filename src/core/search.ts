@@ -5,9 +5,6 @@ import type { Movie } from './movie'
 import { inRange, type Listing } from './range'
 import { answers, movieWords, type WordQuery } from './words'
 
-/** Longest `q` taken, in UTF-16 units: a search names a few words, not a document. */
-export const Q_MAX = 1000
-
 const WALK_CHUNK = 500
 
 type Read = (listing: Listing, after: Position | undefined, wanted: number) => Promise<Movie[]>

@@ -10,6 +10,9 @@
 const MARKS = /\p{M}+/gu
 const NOT_WORD = /[^\p{L}\p{N}]+/u
 
+/** Longest `q` taken, in UTF-16 units: a search names a few words, not a document. */
+export const Q_MAX = 1000
+
 /** Most characters of a word kept in an index: a longer word is indexed by its start. */
 export const WORD_MAX = 100
 
@@ -52,9 +55,17 @@ export function answers(words: readonly string[], query: WordQuery): boolean {
   )
 }
 
+// A stored movie is a frozen object that an edit replaces: its words are worked out once.
+const wordsOfMovie = new WeakMap<object, string[]>()
+
 /** The words of a movie: its title's and its notes', each once. */
 export function movieWords(movie: { title: string; notes: string }): string[] {
-  return wordsOf(`${movie.title}\n${movie.notes}`)
+  let words = wordsOfMovie.get(movie)
+  if (!words) {
+    words = wordsOf(`${movie.title}\n${movie.notes}`)
+    if (Object.isFrozen(movie)) wordsOfMovie.set(movie, words)
+  }
+  return words
 }
 
 /** The least string after every word that starts with `prefix`, in code-point (byte) order. */

@@ -96,7 +96,7 @@ export function createSqlDriver(
   // before the first search or count; tried again after a failure.
   let indexing: Promise<void> | undefined
   const indexed = () => {
-    indexing ??= backfill(query, sql.terms).catch((error: unknown) => {
+    indexing ??= backfill(query, sql.terms, namespace).catch((error: unknown) => {
       indexing = undefined
       throw error
     })
@@ -176,15 +176,24 @@ export function createSqlDriver(
       },
       search: async (words, limit) => {
         await indexed()
-        const statement = sql.terms.search(words.whole.length)
+        // Longest first: a long word is likely the rarest, and the first one drives the query.
+        const whole = [...words.whole].sort((a, b) => b.length - a.length)
+        const statement = sql.terms.search(whole.length)
         const bounds = [words.prefix, afterPrefix(words.prefix)]
-        return toMovies(await run(statement, ...words.whole, ...bounds, limitOf(limit)))
+        // A prefix's rows may repeat a movie: asked again for more while the limit was reached.
+        for (let asked = limit; ; asked *= 2) {
+          const rows = await run(statement, ...whole, ...bounds, limitOf(asked))
+          const found = new Map(toMovies(rows).map((movie) => [movie.id, movie]))
+          if (found.size >= limit || rows.length < asked || !Number.isFinite(asked)) {
+            return [...found.values()].slice(0, limit)
+          }
+        }
       },
       tallies: async (from, to) => {
         await indexed()
         // '}' follows '|', so every key of the month `to` sorts before `to}`.
         const counts = await run(sql.terms.tallies, from, `${to}}`)
-        const repeats = await run(sql.terms.repeats, from, to)
+        const repeats = await run(sql.terms.repeats)
         return {
           counts: counts.map((row) => [row.key as string, Number(row.n)] as const),
           repeats: repeats.map((row) => ({
@@ -232,15 +241,17 @@ function termsText(movie: Movie): string {
 
 const BACKFILL_BATCH = 500
 
+// The namespace's rows an older movie-log wrote, given their terms (the triggers count them).
 async function backfill(
   query: SqlConnection['query'],
   statements: SqlStatements['terms'],
+  namespace: string,
 ): Promise<void> {
   for (;;) {
-    const rows = await query(statements.unindexed, [BACKFILL_BATCH])
+    const rows = await query(statements.unindexed, [namespace, BACKFILL_BATCH])
     for (const row of rows) {
       const movie = JSON.parse(row.movie as string) as Movie
-      await query(statements.index, [row.namespace, row.owner, row.id, row.movie, termsText(movie)])
+      await query(statements.index, [namespace, row.owner, row.id, row.movie, termsText(movie)])
     }
     if (rows.length < BACKFILL_BATCH) return
   }

@@ -15,7 +15,8 @@
  * PostgreSQL writers touching the same counters lock them in one order (no deadlock). A row
  * written before these tables (terms NULL) is given its terms by `backfill` on first use.
  */
-import type { SqlDialect } from './sql-statements'
+// The dialects of sql-statements.ts (named here too: that file builds on this one).
+type SqlDialect = 'sqlite' | 'postgres'
 
 const MOVIES = 'movie_log_movies'
 export const WORDS = 'movie_log_words'
@@ -31,6 +32,8 @@ export function termsSchema(dialect: SqlDialect): string[] {
     `CREATE TABLE IF NOT EXISTS ${TALLIES} (namespace ${text}, owner ${text}, key ${text}, n ${integer}, PRIMARY KEY (namespace, owner, key))`,
     `CREATE TABLE IF NOT EXISTS ${REPEATS} (namespace ${text}, owner ${text}, link ${text}, month ${text}, title ${text}, n ${integer}, PRIMARY KEY (namespace, owner, link, month, title))`,
     `CREATE INDEX IF NOT EXISTS ${REPEATS}_seen ON ${REPEATS} (namespace, owner, month, n)`,
+    // A movie's words: whether it holds one (a search's other words), and a trigger's deletes.
+    `CREATE INDEX IF NOT EXISTS ${WORDS}_movie ON ${WORDS} (namespace, owner, id, word)`,
   ]
   if (dialect === 'sqlite') {
     const trigger = (event: string, name: string, old: boolean, added: boolean) =>
@@ -135,11 +138,11 @@ export interface TermsStatements {
   search(whole: number): string
   /** $3 first month, $4 the key after the last month's: the month counters between. */
   tallies: string
-  /** $3 first month, $4 last month: the screenings of links screened more than once in all. */
+  /** The screenings, by month and title, of the links screened more than once in all. */
   repeats: string
   /** A drop's deletions, $1 namespace, $2 owner. */
   drop: string[]
-  /** Rows without terms (of any log), $1 at most. */
+  /** Rows without terms of namespace $1 (any owner), $2 at most. */
   unindexed: string
   /** $1 namespace, $2 owner, $3 id, $4 movie text, $5 terms: sets a row's terms if still unset. */
   index: string
@@ -148,18 +151,29 @@ export interface TermsStatements {
 export function termsStatements(): TermsStatements {
   const owned = 'namespace = $1 AND owner = $2'
   return {
+    // Driven by one word's range of the key (the first whole word given, else the prefix's
+    // words), each other word a seek of the movie's own words: it stops at the limit, never
+    // reading every match. Driven by a prefix, a movie holding two of its words comes twice.
     search: (whole) => {
       const has = (condition: string) =>
-        ` AND m.id IN (SELECT id FROM ${WORDS} WHERE ${owned} AND ${condition})`
-      let sql = `SELECT m.movie FROM ${MOVIES} m WHERE m.namespace = $1 AND m.owner = $2`
-      for (let at = 0; at < whole; at++) sql += has(`word = $${3 + at}`)
-      sql += has(`word >= $${3 + whole} AND word < $${4 + whole}`)
+        ` AND EXISTS (SELECT 1 FROM ${WORDS} o WHERE o.namespace = $1 AND o.owner = $2 AND o.id = w.id AND ${condition})`
+      const prefix = `o.word >= $${3 + whole} AND o.word < $${4 + whole}`
+      let sql = `SELECT m.movie FROM ${WORDS} w JOIN ${MOVIES} m ON m.namespace = w.namespace AND m.owner = w.owner AND m.id = w.id WHERE w.namespace = $1 AND w.owner = $2`
+      if (whole === 0) sql += ` AND ${prefix.replaceAll('o.', 'w.')}`
+      else {
+        sql += ' AND w.word = $3'
+        for (let at = 1; at < whole; at++) sql += has(`o.word = $${3 + at}`)
+        sql += has(prefix)
+      }
       return `${sql} LIMIT $${5 + whole}`
     },
     tallies: `SELECT key, n FROM ${TALLIES} WHERE ${owned} AND key >= $3 AND key < $4`,
-    repeats: `SELECT link, month, title, n FROM ${REPEATS} WHERE ${owned} AND month >= $3 AND month <= $4 AND link IN (SELECT link FROM ${REPEATS} WHERE ${owned} AND month = '' AND n > 1)`,
+    // From the links screened more than once (a range of the (month, n) index), each one's
+    // screenings a range of the key, whatever their months (the caller keeps those it counts):
+    // never a read of every link's screenings, and no month bound to steer a planner elsewhere.
+    repeats: `SELECT c.link, r.month, r.title, r.n FROM (SELECT link FROM ${REPEATS} WHERE ${owned} AND month = '' AND n > 1) AS c CROSS JOIN ${REPEATS} AS r WHERE r.namespace = $1 AND r.owner = $2 AND r.link = c.link AND r.title <> ''`,
     drop: [WORDS, TALLIES, REPEATS].map((table) => `DELETE FROM ${table} WHERE ${owned}`),
-    unindexed: `SELECT namespace, owner, id, movie FROM ${MOVIES} WHERE terms IS NULL LIMIT $1`,
+    unindexed: `SELECT owner, id, movie FROM ${MOVIES} WHERE namespace = $1 AND terms IS NULL LIMIT $2`,
     index: `UPDATE ${MOVIES} SET terms = $5 WHERE ${owned} AND id = $3 AND movie = $4 AND terms IS NULL`,
   }
 }
