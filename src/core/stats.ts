@@ -109,6 +109,18 @@ export async function readStats(
     } else if (kind === H) bump(stats.byHour, Number(key.slice(10)), count)
     else if (kind === D) bumpKey(decades, key.slice(10), count)
   }
+  if (read.summed) {
+    for (const [month, count] of read.summed.months) {
+      stats.total += count
+      bumpKey(months, month, count)
+    }
+    for (const [kind, count] of read.summed.kinds) {
+      const at = kind.charCodeAt(0)
+      if (at === W) bump(stats.byWeekday, kind.charCodeAt(2) - ZERO, count)
+      else if (at === H) bump(stats.byHour, Number(kind.slice(2)), count)
+      else if (at === D) bumpKey(decades, kind.slice(2), count)
+    }
+  }
   for (const [month, count] of months) bumpKey(years, month.slice(0, 4), count)
   stats.byYear = sorted(years)
   stats.byMonth = sorted(months)

@@ -192,14 +192,20 @@ export function createSqlDriver(
       tallies: async (from, to) => {
         await indexed()
         // '}' follows '|', so every key of the month `to` sorts before `to}`.
-        const counts = await run(sql.terms.tallies, from, `${to}}`)
-        const repeats = await run(sql.terms.repeats)
+        const months = await run(sql.terms.months, from, `${to}}`)
+        const kinds = await run(sql.terms.kinds, from, `${to}}`)
+        const repeats = await run(sql.terms.repeats, from, to)
         return {
-          counts: counts.map((row) => [row.key as string, Number(row.n)] as const),
+          counts: [],
+          summed: {
+            months: months.map((row) => [row.month as string, Number(row.n)] as const),
+            kinds: kinds.map((row) => [row.kind as string, Number(row.n)] as const),
+          },
           repeats: repeats.map((row) => ({
             link: row.link as string,
             title: row.title as string,
-            month: row.month as string,
+            // Summed over the months asked: counted as of the first.
+            month: from,
             count: Number(row.n),
           })),
         }

@@ -32,6 +32,8 @@ export function termsSchema(dialect: SqlDialect): string[] {
     `CREATE TABLE IF NOT EXISTS ${TALLIES} (namespace ${text}, owner ${text}, key ${text}, n ${integer}, PRIMARY KEY (namespace, owner, key))`,
     `CREATE TABLE IF NOT EXISTS ${REPEATS} (namespace ${text}, owner ${text}, link ${text}, month ${text}, title ${text}, n ${integer}, PRIMARY KEY (namespace, owner, link, month, title))`,
     `CREATE INDEX IF NOT EXISTS ${REPEATS}_seen ON ${REPEATS} (namespace, owner, month, n)`,
+    // The rows an older movie-log wrote, found at once (an index of those alone).
+    `CREATE INDEX IF NOT EXISTS ${MOVIES}_unindexed ON ${MOVIES} (namespace) WHERE terms IS NULL`,
     // A movie's words: whether it holds one (a search's other words), and a trigger's deletes.
     `CREATE INDEX IF NOT EXISTS ${WORDS}_movie ON ${WORDS} (namespace, owner, id, word)`,
   ]
@@ -136,9 +138,11 @@ function countStatements(dialect: SqlDialect, old: boolean, added: boolean): str
 export interface TermsStatements {
   /** A search with `whole` whole words ($3...), then the prefix's bounds, then the limit. */
   search(whole: number): string
-  /** $3 first month, $4 the key after the last month's: the month counters between. */
-  tallies: string
-  /** The screenings, by month and title, of the links screened more than once in all. */
+  /** $3 first month, $4 the key after the last month's: each month's total, between. */
+  months: string
+  /** The same bounds: each `kind|value` counter summed over the months between. */
+  kinds: string
+  /** $3 first month, $4 last: the screenings by title of the links screened more than once in all. */
   repeats: string
   /** A drop's deletions, $1 namespace, $2 owner. */
   drop: string[]
@@ -167,11 +171,12 @@ export function termsStatements(): TermsStatements {
       }
       return `${sql} LIMIT $${5 + whole}`
     },
-    tallies: `SELECT key, n FROM ${TALLIES} WHERE ${owned} AND key >= $3 AND key < $4`,
+    // Summed here: a range of the key, a few hundred rows sent for thousands read.
+    months: `SELECT substr(key, 1, 7) AS month, sum(n) AS n FROM ${TALLIES} WHERE ${owned} AND key >= $3 AND key < $4 AND substr(key, 9, 1) = 'w' GROUP BY substr(key, 1, 7)`,
+    kinds: `SELECT substr(key, 9) AS kind, sum(n) AS n FROM ${TALLIES} WHERE ${owned} AND key >= $3 AND key < $4 GROUP BY substr(key, 9)`,
     // From the links screened more than once (a range of the (month, n) index), each one's
-    // screenings a range of the key, whatever their months (the caller keeps those it counts):
-    // never a read of every link's screenings, and no month bound to steer a planner elsewhere.
-    repeats: `SELECT c.link, r.month, r.title, r.n FROM (SELECT link FROM ${REPEATS} WHERE ${owned} AND month = '' AND n > 1) AS c CROSS JOIN ${REPEATS} AS r WHERE r.namespace = $1 AND r.owner = $2 AND r.link = c.link AND r.title <> ''`,
+    // months a range of the key, summed by title: never a read of every link's screenings.
+    repeats: `SELECT r.link, r.title, sum(r.n) AS n FROM (SELECT link FROM ${REPEATS} WHERE ${owned} AND month = '' AND n > 1) AS c CROSS JOIN ${REPEATS} AS r WHERE r.namespace = $1 AND r.owner = $2 AND r.link = c.link AND r.month >= $3 AND r.month <= $4 GROUP BY r.link, r.title`,
     drop: [WORDS, TALLIES, REPEATS].map((table) => `DELETE FROM ${table} WHERE ${owned}`),
     unindexed: `SELECT owner, id, movie FROM ${MOVIES} WHERE namespace = $1 AND terms IS NULL LIMIT $2`,
     index: `UPDATE ${MOVIES} SET terms = $5 WHERE ${owned} AND id = $3 AND movie = $4 AND terms IS NULL`,
