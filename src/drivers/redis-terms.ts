@@ -65,35 +65,54 @@ end
 /**
  * KEYS: words, ids, counted. ARGV: the tag prefix, limit, the prefix, the least string after
  * it, then the whole words. The texts of at most `limit` movies holding every whole word and a
- * word starting with the prefix; nil while some movie's terms are not counted yet.
+ * word starting with the prefix; nil while some movie's terms are not counted yet. Driven by
+ * the smallest whole word's set (else each prefixed word's in turn), read by SSCAN a few
+ * hundred at a time, each id checked against the other sets: it stops at the limit.
  */
 export const SEARCH = `if redis.call('ZCARD', KEYS[2]) ~= redis.call('SCARD', KEYS[3]) then return false end
 local prefix = ARGV[1]
 local limit = tonumber(ARGV[2])
 local prefixed = redis.call('ZRANGE', KEYS[1], '[' .. ARGV[3], '(' .. ARGV[4], 'BYLEX')
 if #prefixed == 0 then return {} end
-local found = {}
-if #ARGV > 4 then
-  local whole = {}
-  for at = 5, #ARGV do whole[#whole + 1] = prefix .. 'word:' .. ARGV[at] end
-  for _, id in ipairs(redis.call('SINTER', unpack(whole))) do
-    for _, word in ipairs(prefixed) do
-      if redis.call('SISMEMBER', prefix .. 'word:' .. word, id) == 1 then
-        found[#found + 1] = id
-        break
-      end
-    end
-    if #found >= limit then break end
+for at, word in ipairs(prefixed) do prefixed[at] = prefix .. 'word:' .. word end
+local whole = {}
+for at = 5, #ARGV do
+  local key = prefix .. 'word:' .. ARGV[at]
+  local size = redis.call('SCARD', key)
+  if size == 0 then return {} end
+  whole[#whole + 1] = {key, size}
+end
+table.sort(whole, function(a, b) return a[2] < b[2] end)
+local function holds(keys, id, every)
+  for _, key in ipairs(keys) do
+    local has = redis.call('SISMEMBER', key, id) == 1
+    if every and not has then return false end
+    if has and not every then return true end
   end
-else
-  local seen = {}
-  for _, word in ipairs(prefixed) do
-    for _, id in ipairs(redis.call('SMEMBERS', prefix .. 'word:' .. word)) do
-      if not seen[id] and #found < limit then
+  return every
+end
+local others = {}
+for at = 2, #whole do others[#others + 1] = whole[at][1] end
+local found, seen = {}, {}
+local function walk(key, check)
+  local cursor = '0'
+  repeat
+    local reply = redis.call('SSCAN', key, cursor, 'COUNT', 500)
+    cursor = reply[1]
+    for _, id in ipairs(reply[2]) do
+      if not seen[id] and check(id) then
         seen[id] = true
         found[#found + 1] = id
+        if #found >= limit then return end
       end
     end
+  until cursor == '0'
+end
+if #whole > 0 then
+  walk(whole[1][1], function(id) return holds(others, id, true) and holds(prefixed, id, false) end)
+else
+  for _, key in ipairs(prefixed) do
+    walk(key, function() return true end)
     if #found >= limit then break end
   end
 end
