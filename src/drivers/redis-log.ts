@@ -6,6 +6,7 @@ import {
   type StoredChange,
 } from '../core/driver'
 import { type Movie, sameMovie } from '../core/movie'
+import type { Repeat } from '../core/tallies'
 import { afterPrefix } from '../core/words'
 import type { OwnerCaches } from './counted-cache'
 import type { MovieCache } from './movie-cache'
@@ -230,17 +231,21 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       const texts = (await whenCounted(search)) as (string | null)[]
       return texts.flatMap((text) => (text === null ? [] : [parse(text)]))
     },
-    tallies: async () => {
-      const read = () => run(TALLIES, [keys.tallies, keys.links, keys.ids, keys.counted], [terms_])
-      const [counts, links, seen] = (await whenCounted(read)) as [string[], string[], string[][]]
+    tallies: async (from, to) => {
+      const keys_ = [keys.tallies, keys.links, keys.ids, keys.counted]
+      const read = () => run(TALLIES, keys_, [terms_, from, to])
+      const [months, kinds, repeats] = (await whenCounted(read)) as [string[], string[], string[]]
+      const numbered = (flat: string[]) => pairs(flat).map(([key, n]) => [key, Number(n)] as const)
+      const found: Repeat[] = []
+      for (let at = 0; at + 2 < repeats.length; at += 3) {
+        const [link, title, n] = repeats.slice(at, at + 3) as [string, string, string]
+        // Summed over the months asked: counted as of the first.
+        found.push({ link, title, month: from, count: Number(n) })
+      }
       return {
-        counts: pairs(counts).map(([key, n]) => [key, Number(n)] as const),
-        repeats: links.flatMap((link, at) =>
-          pairs(seen[at] ?? []).map(([field, n]) => {
-            const [month = '', title = ''] = field.split('\t')
-            return { link, month, title, count: Number(n) }
-          }),
-        ),
+        counts: [],
+        summed: { months: numbered(months), kinds: numbered(kinds) },
+        repeats: found,
       }
     },
   }

@@ -122,15 +122,50 @@ for at, id in ipairs(found) do keys[at] = prefix .. 'movie:' .. id end
 return redis.call('MGET', unpack(keys))`
 
 /**
- * KEYS: tallies, links, ids, counted. ARGV: the tag prefix. Every month counter, the links
- * screened more than once, and each one's screenings by month and title; nil while some movie's
- * terms are not counted yet.
+ * KEYS: tallies, links, ids, counted. ARGV: the tag prefix, the first month, the last. Summed
+ * here over the months between: each month's total (its `w` counters), each `kind|value`
+ * counter, and each link screened more than once in all, its screenings by title; nil while
+ * some movie's terms are not counted yet.
  */
 export const TALLIES = `if redis.call('ZCARD', KEYS[3]) ~= redis.call('SCARD', KEYS[4]) then return false end
-local links = redis.call('ZRANGE', KEYS[2], 2, '+inf', 'BYSCORE')
-local seen = {}
-for at, link in ipairs(links) do seen[at] = redis.call('HGETALL', ARGV[1] .. 'seen:' .. link) end
-return {redis.call('HGETALL', KEYS[1]), links, seen}`
+local from, to = ARGV[2], ARGV[3]
+local months, kinds = {}, {}
+local counters = redis.call('HGETALL', KEYS[1])
+for at = 1, #counters, 2 do
+  local key, n = counters[at], tonumber(counters[at + 1])
+  local month = string.sub(key, 1, 7)
+  if month >= from and month <= to then
+    local kind = string.sub(key, 9)
+    kinds[kind] = (kinds[kind] or 0) + n
+    if string.sub(kind, 1, 1) == 'w' then months[month] = (months[month] or 0) + n end
+  end
+end
+local flat = function(counts)
+  local out = {}
+  for key, n in pairs(counts) do
+    out[#out + 1] = key
+    out[#out + 1] = tostring(n)
+  end
+  return out
+end
+local repeats = {}
+for _, link in ipairs(redis.call('ZRANGE', KEYS[2], 2, '+inf', 'BYSCORE')) do
+  local titles = {}
+  local seen = redis.call('HGETALL', ARGV[1] .. 'seen:' .. link)
+  for at = 1, #seen, 2 do
+    local month = string.sub(seen[at], 1, 7)
+    if month >= from and month <= to then
+      local title = string.sub(seen[at], 9)
+      titles[title] = (titles[title] or 0) + tonumber(seen[at + 1])
+    end
+  end
+  for title, n in pairs(titles) do
+    repeats[#repeats + 1] = link
+    repeats[#repeats + 1] = title
+    repeats[#repeats + 1] = tostring(n)
+  end
+end
+return {flat(months), flat(kinds), repeats}`
 
 /**
  * KEYS: movie, counted. ARGV: the tag prefix, id, the movie's text, its terms. Counts a movie
