@@ -7,6 +7,8 @@ import pg from 'pg'
 import sqlite3 from 'sqlite3'
 import { SOLE_OWNER } from '../src/core/driver'
 import { createUuidV7Generator } from '../src/core/id'
+import type { Movie } from '../src/core/movie'
+import { termsOf } from '../src/core/tallies'
 import { openPostgresDriver } from '../src/drivers/postgres'
 import { movieText } from '../src/drivers/sql-driver'
 import { openSqliteDriver } from '../src/drivers/sqlite'
@@ -20,8 +22,9 @@ export function seedSqlTables(
   count: number,
   first = 0,
   namespace = 'movie-log',
+  make: (n: number) => Omit<Movie, 'id'> = seededMovie,
 ): Promise<void> {
-  return seedSqlOwners(storeUrl, namespace, [[SOLE_OWNER, count]], first)
+  return seedSqlOwners(storeUrl, namespace, [[SOLE_OWNER, count]], first, make)
 }
 
 /**
@@ -34,6 +37,7 @@ export async function seedSqlOwners(
   namespace: string,
   owners: Iterable<readonly [string, number]>,
   first = 0,
+  make: (n: number) => Omit<Movie, 'id'> = seededMovie,
 ): Promise<void> {
   const postgres = /^postgres(ql)?:/.test(storeUrl)
   // The driver creates the tables; the rows go in through a connection of the seed's own.
@@ -41,12 +45,13 @@ export async function seedSqlOwners(
   await (await open(storeUrl, { namespace, connectTimeoutMs: 2000 })).close()
   const run = postgres ? postgresRunner(storeUrl) : await sqliteRunner(storeUrl)
   const insert = async (rows: unknown[]) => {
-    const values = Array.from({ length: rows.length / 5 }, (_, row) => {
-      const at = row * 5
-      return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5})`
+    const values = Array.from({ length: rows.length / 6 }, (_, row) => {
+      const at = row * 6
+      return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})`
     })
+    // With its terms, as the drivers write them: the triggers count them (search, statistics).
     await run.query(
-      `INSERT INTO movie_log_movies (namespace, owner, id, screened, movie) VALUES ${values.join(', ')}`,
+      `INSERT INTO movie_log_movies (namespace, owner, id, screened, movie, terms) VALUES ${values.join(', ')}`,
       rows,
     )
   }
@@ -55,9 +60,10 @@ export async function seedSqlOwners(
     let rows: unknown[] = []
     for (const [owner, count] of owners) {
       for (let made = 0; made < count; made++) {
-        const movie = { id: generateId(), ...seededMovie(n++) }
-        rows.push(namespace, owner, movie.id, movie.screenedDate, movieText(movie))
-        if (rows.length === 500 * 5) {
+        const movie = { id: generateId(), ...make(n++) }
+        const terms = JSON.stringify(termsOf(movie))
+        rows.push(namespace, owner, movie.id, movie.screenedDate, movieText(movie), terms)
+        if (rows.length === 500 * 6) {
           await insert(rows)
           rows = []
         }
@@ -65,7 +71,16 @@ export async function seedSqlOwners(
     }
     if (rows.length > 0) await insert(rows)
     // Statistics for the planner, as autovacuum would gather them in time.
-    if (postgres) await run.query('ANALYZE movie_log_movies', [])
+    if (postgres) {
+      for (const table of [
+        'movie_log_movies',
+        'movie_log_words',
+        'movie_log_tallies',
+        'movie_log_repeats',
+      ]) {
+        await run.query(`ANALYZE ${table}`, [])
+      }
+    }
   } finally {
     await run.close()
   }
@@ -78,6 +93,9 @@ export async function clearSqlNamespace(storeUrl: string, namespace: string): Pr
   try {
     await run.query('DELETE FROM movie_log_movies WHERE namespace = $1', [namespace])
     await run.query('DELETE FROM movie_log_records WHERE namespace = $1', [namespace])
+    for (const table of ['movie_log_words', 'movie_log_tallies', 'movie_log_repeats']) {
+      await run.query(`DELETE FROM ${table} WHERE namespace = $1`, [namespace])
+    }
   } finally {
     await run.close()
   }

@@ -427,6 +427,7 @@ export function httpContract(
       expect(Object.keys(document.paths)).toEqual([
         '/movies',
         '/movies/openapi.json',
+        '/movies/stats',
         '/movies/{id}',
         '/movies/scrobble/{source}',
       ])
@@ -488,6 +489,9 @@ export function httpContract(
             throw new TypeError('secret-internal-detail')
           },
           getMovie: async () => undefined,
+          stats: async () => {
+            throw new Error('secret-internal-detail')
+          },
           updateMovie: async () => {
             throw new Error('secret-internal-detail')
           },

@@ -20,6 +20,7 @@ import { describeEditSuite } from './_store-suite-edits'
 import { describeFailureSuite } from './_store-suite-failures'
 import { describeModelSuite } from './_store-suite-model'
 import { describePageSuite } from './_store-suite-pages'
+import { describeSearchSuite } from './_store-suite-search'
 
 /** A storage backend under test. `open` gives a new connection to the same data each time. */
 export interface StoreBackend {
@@ -162,6 +163,7 @@ export function describeStoreSuite(
     describeEditSuite(context)
     describeDateSuite(context)
     describeModelSuite(context)
+    describeSearchSuite(context)
   })
   describeDriverSuite(backend.name, backend.openDriver ?? keyvDriver(backend))
   afterAll(() => backend.closeAll())

@@ -76,10 +76,11 @@ const LAYERS: [layer: string, test: RegExp][] = [
   ],
   ['page', /^src\/page\//],
   ['http', /^src\/(http|openapi)\//],
-  // What drivers may see of the core: the port, the movie rules, the errors, store URLs.
+  // What drivers may see of the core: the port, the movie rules (and the words and counters
+  // search and statistics index), the errors, store URLs.
   [
     'core-port',
-    /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct)\.ts$/,
+    /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct|words|tallies)\.ts$/,
   ],
   ['entry', /^src\/(index|create|store-urls)\.ts$/],
   ...['core', 'drivers', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [

@@ -79,7 +79,7 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
   it('keeps its text in byte order ("C"), as JavaScript compares ids, whatever the locale', async () => {
     const driver = await open()
     const columns = await query(
-      `SELECT column_name, collation_name FROM information_schema.columns WHERE table_name = 'movie_log_movies' AND column_name <> 'movie' ORDER BY column_name`,
+      `SELECT column_name, collation_name FROM information_schema.columns WHERE table_name = 'movie_log_movies' AND column_name NOT IN ('movie', 'terms') ORDER BY column_name`,
     )
     expect(columns.map((column) => column.collation_name)).toEqual(['C', 'C', 'C', 'C'])
     const ids = ['a', 'B', '_x', 'b', 'Z9', 'z-', 'é', 'A']

@@ -161,6 +161,10 @@ describe.each(sqliteClients)('the SQLite driver on %s', (client) => {
       'movie_log_changes_added',
       'movie_log_changes_deleted',
       'movie_log_changes_updated',
+      // Search and statistics (issue 39): the words and counters, in the same statement too.
+      'movie_log_terms_added',
+      'movie_log_terms_deleted',
+      'movie_log_terms_updated',
     ])
   })
 

@@ -15,6 +15,7 @@ const movieLog = defineCommand({
     import: () => import('./import').then((command) => command.default),
     copy: () => import('./copy').then((command) => command.default),
     user: () => import('./user').then((command) => command.default),
+    stats: () => import('./stats').then((command) => command.default),
   },
 })
 

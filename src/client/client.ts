@@ -4,6 +4,7 @@ import { MovieNotFoundError, PreconditionFailedError } from '../core/errors'
 import type { ListMoviesOptions, MoviePage } from '../core/listing'
 import type { Movie } from '../core/movie'
 import type { AddMovieOptions, MovieLog } from '../core/movie-log'
+import type { MovieStats, StatsOptions } from '../core/stats'
 import type { LogChange, WatchOptions } from '../core/watch'
 import { errorFrom } from './errors'
 import { send } from './send'
@@ -77,10 +78,10 @@ export function createMovieLogClient(
     return send(target, { ...init, headers }, operation, sendOptions)
   }
 
-  async function readPage(limit: number, { cursor, sort, from, to }: ListMoviesOptions) {
+  async function readPage(limit: number, { cursor, sort, from, to, q }: ListMoviesOptions) {
     const query = new URLSearchParams({ limit: String(limit) })
     if (cursor != null) query.set('cursor', cursor)
-    for (const [name, value] of Object.entries({ sort, from, to })) {
+    for (const [name, value] of Object.entries({ sort, from, to, q })) {
       if (value !== undefined) query.set(name, value)
     }
     const response = await call(`${base}?${query}`, 'listMovies')
@@ -114,6 +115,16 @@ export function createMovieLogClient(
         movies.push(...page.movies)
       } while (page.nextCursor !== null)
       return { movies, nextCursor: null }
+    },
+
+    async stats({ from, to }: StatsOptions = {}): Promise<MovieStats> {
+      const query = new URLSearchParams()
+      if (from !== undefined) query.set('from', from)
+      if (to !== undefined) query.set('to', to)
+      const search = String(query) === '' ? '' : `?${query}`
+      const response = await call(`${base}/stats${search}`, 'stats')
+      if (response.status !== 200) throw await errorFrom(response, 'stats')
+      return response.json()
     },
 
     async getMovie(id: string): Promise<Movie | undefined> {

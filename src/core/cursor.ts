@@ -3,6 +3,7 @@ import { InvalidPageRequestError } from './errors'
 import { checkScreenedDate } from './fields'
 import type { Listing, MovieSort } from './range'
 import { SORTS } from './range'
+import { Q_MAX } from './words'
 
 /** Where a listing resumes: after this movie, in its listing's order. */
 export interface Position {
@@ -22,6 +23,7 @@ const MONTH_END = /^(\d{4}-\d{2})-31T23:59:59\.999$/
 /** An opaque cursor that resumes a listing, its order and bounds, after a movie. */
 export function encodeCursor({ listing, id, date }: Position): string {
   const fields = [listing.sort, listing.from, listing.to, id, date]
+  if (listing.q !== undefined) fields.push(listing.q)
   return toBase64Url(CURSOR_PREFIX + JSON.stringify(fields))
 }
 
@@ -50,15 +52,18 @@ function fromFields(decoded: string): Position | undefined {
   } catch {
     return undefined
   }
-  if (!Array.isArray(fields) || fields.length !== 5) return undefined
+  if (!Array.isArray(fields) || (fields.length !== 5 && fields.length !== 6)) return undefined
   if (!fields.every((field) => typeof field === 'string')) return undefined
-  const [sort, from, to, id, date] = fields as [string, string, string, string, string]
+  const [sort, from, to, id, date, q] = fields as [string, string, string, string, string, string?]
+  if (q !== undefined && q.length > Q_MAX) return undefined
   if (!SORTS.includes(sort as MovieSort) || !ID.test(id)) return undefined
   if (!isTime(from) || !(isTime(to) || isTime(to.replace(MONTH_END, '$1-01T00:00:00.000')))) {
     return undefined
   }
   if (!isTime(date)) return undefined
-  return { listing: { sort: sort as MovieSort, from, to }, id, date }
+  const listing: Listing = { sort: sort as MovieSort, from, to }
+  if (q !== undefined) listing.q = q
+  return { listing, id, date }
 }
 
 // A full local timestamp, a real date and time, as listings and movies carry them.

@@ -5,6 +5,8 @@
  */
 import type { Movie } from './movie'
 import type { StoreFailure } from './store-failure'
+import type { TallyRead } from './tallies'
+import type { WordQuery } from './words'
 
 /** The owner of the one diary of `createMovieLog(store)`: no caller can name it. */
 export const SOLE_OWNER = ''
@@ -73,6 +75,18 @@ export interface LogDriver {
   changesAfter(after: string | undefined, limit: number): Promise<ChangeRead>
   /** The id of the latest change kept, or `undefined` when the log has none. */
   latestChange(): Promise<string | undefined>
+  /**
+   * Movies whose words (`movieWords` of title and notes) hold every word of `query.whole` and
+   * one starting with `query.prefix`, from an index of words kept with the movies (never a read
+   * of every movie, but on the scan): at most `limit`, in any order.
+   */
+  search(query: WordQuery, limit: number): Promise<Movie[]>
+  /**
+   * The counters `termsOf` names, kept with the movies in the same write: those of the months
+   * `from`..`to` (`YYYY-MM`, inclusive) at least, and the repeats of every link screened more
+   * than once.
+   */
+  tallies(from: string, to: string): Promise<TallyRead>
 }
 
 /**

@@ -26,6 +26,8 @@ export function guardLog(
     write: (key, value, ttlMs) => guard('claim', () => log.write(key, value, ttlMs)),
     changesAfter: (after, limit) => guard('list', () => log.changesAfter(after, limit)),
     latestChange: () => guard('list', () => log.latestChange()),
+    search: (query, limit) => guard('list', () => log.search(query, limit)),
+    tallies: (from, to) => guard('list', () => log.tallies(from, to)),
   }
 }
 

@@ -59,6 +59,8 @@ export function lazyStore(
         write: async (key, value, ttlMs) => (await logOf()).write(key, value, ttlMs),
         changesAfter: async (after, limit) => (await logOf()).changesAfter(after, limit),
         latestChange: async () => (await logOf()).latestChange(),
+        search: async (query, limit) => (await logOf()).search(query, limit),
+        tallies: async (from, to) => (await logOf()).tallies(from, to),
       }
     },
     drop: async (owner) => (await driver()).drop(owner),

@@ -4,6 +4,8 @@ import { InvalidPageRequestError } from './errors'
 import { listAddedInRange } from './in-range'
 import type { Movie } from './movie'
 import { FULL_RANGE, type Listing, type MovieSort, parseListing } from './range'
+import { searchPage } from './search'
+import { parseWordQuery, Q_MAX } from './words'
 
 /**
  * What `listMovies` takes. Without `limit`, every movie after `cursor` (or from the start).
@@ -25,6 +27,11 @@ export interface ListMoviesOptions {
   from?: string
   /** Latest screenedDate listed, inclusive of the whole period named (`'2024'`: all of 2024). */
   to?: string
+  /**
+   * Only movies whose title or notes hold every word of `q` (case and accents ignored; the last
+   * word may be the start of a word: `'cinema para'` finds "Cinéma Paradiso").
+   */
+  q?: string
 }
 
 /**
@@ -48,6 +55,7 @@ export async function listPage(driver: LogDriver, options: ListMoviesOptions): P
     throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
   }
   const asked = parseListing(options.sort, options.from, options.to)
+  if (options.q !== undefined) asked.q = checkQ(options.q)
   const after = cursor == null ? undefined : decodeCursor(cursor)
   if (after && !agrees(options, asked, after.listing)) {
     throw new InvalidPageRequestError([
@@ -74,11 +82,35 @@ function agrees(options: ListMoviesOptions, asked: Listing, made: Listing): bool
   return (
     (options.sort === undefined || asked.sort === made.sort) &&
     (options.from === undefined || asked.from === made.from) &&
-    (options.to === undefined || asked.to === made.to)
+    (options.to === undefined || asked.to === made.to) &&
+    (options.q === undefined || asked.q === made.q)
   )
 }
 
+function checkQ(q: unknown): string {
+  if (typeof q === 'string' && q.length <= Q_MAX) return q
+  throw new InvalidPageRequestError([
+    { path: 'q', message: `must be a string of at most ${Q_MAX} characters` },
+  ])
+}
+
 async function read(
+  driver: LogDriver,
+  listing: Listing,
+  after: Position | undefined,
+  wanted: number,
+): Promise<Movie[]> {
+  // A q without a word (empty, or punctuation alone) asks for no word: every movie answers.
+  const words = listing.q === undefined ? undefined : parseWordQuery(listing.q)
+  if (words) {
+    const walk = (within: Listing, from: Position | undefined, count: number) =>
+      readListing(driver, within, from, count)
+    return searchPage(driver, walk, words, listing, after, wanted)
+  }
+  return readListing(driver, listing, after, wanted)
+}
+
+async function readListing(
   driver: LogDriver,
   listing: Listing,
   after: Position | undefined,

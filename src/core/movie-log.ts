@@ -8,6 +8,7 @@ import { registerImportTarget } from './import-target'
 import { type ListMoviesOptions, listPage, type MoviePage } from './listing'
 import { type Movie, type NewMovie, parseNewMovie } from './movie'
 import { createSharedWatchSources } from './shared-changes'
+import { type MovieStats, readStats, type StatsOptions } from './stats'
 import {
   type ChangeReader,
   type LogChange,
@@ -91,6 +92,17 @@ export interface MovieLog {
   listMovies(options?: ListMoviesOptions): Promise<MoviePage>
   /** The movie with this id, or `undefined`. */
   getMovie(id: string): Promise<Movie | undefined>
+  /**
+   * The diary's counts by `screenedDate` (total, by year, month, weekday, hour, release decade,
+   * and the movies screened more than once), within the months `from`..`to` (`YYYY` or
+   * `YYYY-MM`), from counters kept with the movies: no movie is read.
+   *
+   * @example
+   * ```ts
+   * const year = await log.stats({ from: '2024', to: '2024' })
+   * ```
+   */
+  stats(options?: StatsOptions): Promise<MovieStats>
   /**
    * Changes some fields of a movie (same rules as an add) and returns it as stored. Throws
    * `MovieNotFoundError` for an unknown id, `PreconditionFailedError` when `ifMatch` names a
@@ -224,6 +236,10 @@ class MovieLogService implements MovieLog {
 
   async getMovie(id: string): Promise<Movie | undefined> {
     return this.store.get(id)
+  }
+
+  stats(options: StatsOptions = {}): Promise<MovieStats> {
+    return readStats(this.store, options)
   }
 
   updateMovie(id: string, changes: MovieChanges, options: ChangeOptions = {}): Promise<Movie> {

@@ -15,6 +15,8 @@ export interface Listing {
   sort: MovieSort
   from: string
   to: string
+  /** The search (`listMovies({ q })`) as asked, when there is one. */
+  q?: string
 }
 
 const EARLIEST = '0000-01-01T00:00:00.000'

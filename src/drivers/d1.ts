@@ -7,6 +7,7 @@ import type { StoreAdapter } from '../core/store-adapter'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifyD1Failure } from './sql-failures'
 import { schemaStatements } from './sql-statements'
+import { isDuplicateColumn } from './sql-terms'
 
 export { classifyD1Failure }
 
@@ -76,7 +77,7 @@ export async function openD1Driver(
   // SQLite with RETURNING, and keeps its own journal. A log made per request opens the driver
   // per request: the tables are made once per binding the isolate keeps.
   if (!madeOn.has(db)) {
-    await db.batch(schemaStatements('sqlite').map((statement) => db.prepare(statement)))
+    await makeTables(db)
     madeOn.add(db)
   }
   const connection: SqlConnection = {
@@ -160,4 +161,31 @@ function pollLatestChange(latest: () => Promise<string | undefined>, wake: () =>
     stopped = true
     clearInterval(timer)
   }
+}
+
+/**
+ * The driver's tables, in batches: a column added to a table an older movie-log made is added
+ * alone, since SQLite has no ADD COLUMN IF NOT EXISTS and its refusal as a duplicate (made by
+ * another isolate, or before) must not undo a batch.
+ */
+async function makeTables(db: D1DatabaseLike): Promise<void> {
+  let batch: string[] = []
+  const flush = async () => {
+    if (batch.length > 0) await db.batch(batch.map((statement) => db.prepare(statement)))
+    batch = []
+  }
+  for (const statement of schemaStatements('sqlite')) {
+    if (!/^ALTER TABLE\b/i.test(statement)) {
+      batch.push(statement)
+      continue
+    }
+    await flush()
+    await db
+      .prepare(statement)
+      .all()
+      .catch((error: unknown) => {
+        if (!isDuplicateColumn(error)) throw error
+      })
+  }
+  await flush()
 }

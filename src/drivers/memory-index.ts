@@ -1,5 +1,6 @@
 import { byDate, type DateQuery } from '../core/driver'
 import type { Movie } from '../core/movie'
+import { countTerms, createMemoryTerms, type MemoryTerms } from './memory-terms'
 
 /**
  * A log's movies in one process, kept three ways: by id, in id order and in date order. Every
@@ -9,14 +10,19 @@ export interface MemoryIndex {
   byId: Map<string, Movie>
   added: Movie[]
   dated: Movie[]
+  /** Its words and counters: search and statistics. */
+  terms: MemoryTerms
 }
 
 export function createMemoryIndex(movies: Movie[]): MemoryIndex {
   const added = [...movies]
+  const terms = createMemoryTerms()
+  for (const movie of movies) countTerms(terms, movie, 1)
   return {
     byId: new Map(movies.map((movie) => [movie.id, movie])),
     added,
     dated: [...movies].sort(byDate),
+    terms,
   }
 }
 
@@ -30,6 +36,7 @@ export function keep(index: MemoryIndex, movie: Movie): void {
   if (last === undefined || last.id < movie.id) index.added.push(movie)
   else index.added.splice(firstAfterId(index.added, movie.id), 0, movie)
   index.dated.splice(firstAfter(index.dated, movie, byDate), 0, movie)
+  countTerms(index.terms, movie, 1)
 }
 
 /** Removes the movie with this movie's id from all three. */
@@ -39,6 +46,7 @@ export function drop(index: MemoryIndex, movie: Movie): void {
   index.byId.delete(movie.id)
   index.added.splice(firstAfterId(index.added, old.id) - 1, 1)
   index.dated.splice(firstAfter(index.dated, old, byDate) - 1, 1)
+  countTerms(index.terms, old, -1)
 }
 
 /** Movies with an id after `after`, in id order. */

@@ -15,6 +15,7 @@ import {
   pageByDate,
 } from './memory-index'
 import { dropRecords, memoryRecords } from './memory-records'
+import { searchTerms, tallyTerms } from './memory-terms'
 import { deleteOrThrow, setOrThrow } from './records'
 
 // Per Map and namespace, every owner's movies indexed (by the prefix of their keys): logs on one
@@ -147,6 +148,11 @@ function memoryLog(
     get: async (id) => (await find()).byId.get(id),
     listAfter: async (after, limit) => pageAfter(await find(), after, limit),
     listByDate: async (query, limit) => pageByDate(await find(), query, limit),
+    search: async (query, limit) => {
+      const index = await find()
+      return searchTerms(index.terms, query, limit, index.byId)
+    },
+    tallies: async () => tallyTerms((await find()).terms),
     replace: async (expected, next) => {
       const movies = await find()
       const stored = movies.byId.get(next.id)

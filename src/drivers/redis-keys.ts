@@ -18,6 +18,11 @@ export interface RedisLogKeys {
   record: string
   /** Sorted set of live record keys, scored by when they expire: what `drop` deletes. */
   records: string
+  /** Search and statistics (redis-terms.ts): the words, the counters, the links, what is counted. */
+  words: string
+  tallies: string
+  links: string
+  counted: string
 }
 
 /**
@@ -61,6 +66,10 @@ export function redisLogKeys(namespace: string, owner: string): RedisLogKeys {
     history: `${tag}:history`,
     record: `${tag}:record:`,
     records: `${tag}:records`,
+    words: `${tag}:words`,
+    tallies: `${tag}:tallies`,
+    links: `${tag}:links`,
+    counted: `${tag}:counted`,
   }
 }
 

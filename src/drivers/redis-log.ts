@@ -6,6 +6,8 @@ import {
   type StoredChange,
 } from '../core/driver'
 import { type Movie, sameMovie } from '../core/movie'
+import type { Repeat } from '../core/tallies'
+import { afterPrefix } from '../core/words'
 import type { OwnerCaches } from './counted-cache'
 import type { MovieCache } from './movie-cache'
 import type { RedisClient } from './redis-connect'
@@ -19,6 +21,7 @@ import {
   REMOVE,
   REPLACE,
 } from './redis-scripts'
+import { COUNT_ONE, SEARCH, TALLIES, termsLines, UNCOUNTED } from './redis-terms'
 
 /** What every log of one Redis driver shares: the client, its scripts, its caches. */
 export interface RedisShared {
@@ -35,6 +38,14 @@ export interface RedisShared {
   texts: MovieCache
   /** Wakes this process's watchers of an owner at once, after a write of its log. */
   wake(owner: string): void
+}
+
+/** A flat HGETALL answer (field, value, field, value, ...) as pairs. */
+function pairs(flat: string[]): [string, string][] {
+  const found: [string, string][] = []
+  for (let at = 0; at + 1 < flat.length; at += 2)
+    found.push([flat[at] as string, flat[at + 1] as string])
+  return found
 }
 
 // A stream entry id, as XADD makes them: milliseconds and a sequence number.
@@ -118,6 +129,31 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     return movies
   }
 
+  // The prefix of every key of the log: the scripts build the terms' keys from it.
+  const terms_ = `${keys.tag}:`
+
+  // Counts the terms of every movie not counted yet: a log written by an older movie-log.
+  const countAll = async () => {
+    for (;;) {
+      const ids = (await run(UNCOUNTED, [keys.ids, keys.counted], ['500'])) as string[]
+      for (const id of ids) {
+        const text = await call((client) => client.get(keys.movie + id))
+        if (text === null) continue
+        const args = [terms_, id, text, termsLines(parse(text))]
+        await run(COUNT_ONE, [keys.movie + id, keys.counted], args)
+      }
+      if (ids.length < 500) return
+    }
+  }
+
+  // A read script answers nil while some movie is not counted: count them, then read again.
+  const whenCounted = async (read: () => Promise<unknown>) => {
+    const first = await read()
+    if (first !== null) return first
+    await countAll()
+    return read()
+  }
+
   const record = (name: string, value: string, ttlMs: number, onlyIfAbsent: boolean) =>
     run(
       RECORD,
@@ -136,11 +172,12 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       const args = [JSON.stringify(movie), movie.id, dateMember(movie)]
       const written = [keys.movie + movie.id, keys.ids, keys.dates, keys.changes, keys.history]
       const listed = owner === SOLE_OWNER ? '1' : '0'
-      let stored = await run(PUT_COUNTED, written, [...args, listed, ...changed])
+      const terms = [terms_, termsLines(movie)]
+      let stored = await run(PUT_COUNTED, written, [...args, listed, ...changed, ...terms])
       if (stored === 2) {
         const owners = redisOwnersKey(shared.namespace)
         await shared.written(owners, (client) => client.zAdd(owners, { score: 0, value: owner }))
-        stored = await run(PUT_COUNTED, written, [...args, '1', ...changed])
+        stored = await run(PUT_COUNTED, written, [...args, '1', ...changed, ...terms])
       }
       return woken(stored === 1)
     },
@@ -149,14 +186,16 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       if (stored === undefined) return false
       const args = [stored, JSON.stringify(next), dateMember(expected), dateMember(next)]
       const written = [keys.movie + next.id, keys.dates, keys.changes, keys.history]
-      return woken((await run(REPLACE, written, [...args, ...changed])) === 1)
+      const terms = [terms_, next.id, termsLines(parse(stored)), termsLines(next)]
+      return woken((await run(REPLACE, written, [...args, ...changed, ...terms])) === 1)
     },
     remove: async (expected) => {
       const stored = await current(expected)
       if (stored === undefined) return false
       const written = [keys.movie + expected.id, keys.ids, keys.dates, keys.changes, keys.history]
       const args = [stored, expected.id, dateMember(expected), ...changed]
-      return woken((await run(REMOVE, written, args)) === 1)
+      const terms = [terms_, termsLines(parse(stored))]
+      return woken((await run(REMOVE, written, [...args, ...terms])) === 1)
     },
     listAfter: (after, limit) =>
       page(keys.ids, after === undefined ? '-' : `(${after}`, '+', limit, false),
@@ -185,5 +224,29 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     },
     latestChange: async () =>
       ((await run(LATEST_CHANGE, [keys.history], [])) as string | null) ?? undefined,
+    search: async (words, limit) => {
+      const count = String(Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER)
+      const args = [terms_, count, words.prefix, afterPrefix(words.prefix), ...words.whole]
+      const search = () => run(SEARCH, [keys.words, keys.ids, keys.counted], args)
+      const texts = (await whenCounted(search)) as (string | null)[]
+      return texts.flatMap((text) => (text === null ? [] : [parse(text)]))
+    },
+    tallies: async (from, to) => {
+      const keys_ = [keys.tallies, keys.links, keys.ids, keys.counted]
+      const read = () => run(TALLIES, keys_, [terms_, from, to])
+      const [months, kinds, repeats] = (await whenCounted(read)) as [string[], string[], string[]]
+      const numbered = (flat: string[]) => pairs(flat).map(([key, n]) => [key, Number(n)] as const)
+      const found: Repeat[] = []
+      for (let at = 0; at + 2 < repeats.length; at += 3) {
+        const [link, title, n] = repeats.slice(at, at + 3) as [string, string, string]
+        // Summed over the months asked: counted as of the first.
+        found.push({ link, title, month: from, count: Number(n) })
+      }
+      return {
+        counts: [],
+        summed: { months: numbered(months), kinds: numbered(kinds) },
+        repeats: found,
+      }
+    },
   }
 }

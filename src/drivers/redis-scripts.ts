@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { COUNT_TERMS } from './redis-terms'
 // The Lua scripts of the Redis driver: each runs as one atomic step in Redis, so a movie and
 // its two index entries change together, and a compare-and-set has one winner. A write that
 // changed the log appends its change to the log's history stream (trimmed to about
@@ -10,9 +11,13 @@ export const HISTORY_BOUND = 1000
 
 /**
  * KEYS: movie, date index, changes, history. ARGV: value expected, value, date member before,
- * date member after, the changed channel, the owner.
+ * date member after, the changed channel, the owner, the tag prefix, the id, the terms before
+ * and after (`redis-terms.ts`).
  */
-export const REPLACE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+export const REPLACE = `${COUNT_TERMS}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('SISMEMBER', ARGV[7] .. 'counted', ARGV[8]) == 1 then count(ARGV[7], ARGV[8], ARGV[9], -1) end
+count(ARGV[7], ARGV[8], ARGV[10], 1)
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('ZREM', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[2], 0, ARGV[4])
@@ -23,9 +28,11 @@ return 1`
 
 /**
  * KEYS: movie, id index, date index, changes, history. ARGV: value expected, id, date member,
- * the changed channel, the owner.
+ * the changed channel, the owner, the tag prefix, the terms.
  */
-export const REMOVE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+export const REMOVE = `${COUNT_TERMS}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('SISMEMBER', ARGV[6] .. 'counted', ARGV[2]) == 1 then count(ARGV[6], ARGV[2], ARGV[7], -1) end
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[3])
@@ -81,15 +88,17 @@ return {members, changes, redis.call('MGET', unpack(keys))}`
 /**
  * KEYS: movie, id index, date index, changes, history. ARGV: value, id, date member, '1' when
  * the owner is in the namespace's owners set already (or is the one diary's), the changed
- * channel, the owner. Create-if-absent.
+ * channel, the owner, the tag prefix, the terms. Create-if-absent.
  * Answers 2, storing nothing, for a log's first movie when ARGV[4] is not '1': the caller adds
  * the owner to the owners set (another slot, so not from here) and calls again with '1'.
  * The first movie of a log starts its changes count at the server's time in microseconds: a
  * count no process can have cached for this log, even after a drop deleted the old one (the
  * count only grows by edits, far slower than a microsecond each).
  */
-export const PUT_COUNTED = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+export const PUT_COUNTED = `${COUNT_TERMS}
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if ARGV[4] ~= '1' and redis.call('EXISTS', KEYS[2]) == 0 then return 2 end
+count(ARGV[7], ARGV[2], ARGV[8], 1)
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[2], 0, ARGV[2])
 redis.call('ZADD', KEYS[3], 0, ARGV[3])

@@ -220,13 +220,18 @@ function createRedisDriver(
       for (const [names, prefix] of [
         [keys.ids, keys.movie],
         [keys.records, keys.record],
+        [keys.words, `${keys.tag}:word:`],
+        [keys.links, `${keys.tag}:seen:`],
       ] as const) {
         while (
           (await run(DROP_BATCH, [names], [prefix, String(DROP_BATCH_SIZE)])) === DROP_BATCH_SIZE
         );
       }
       await written(keys.ids, (redis) =>
-        redis.del([keys.ids, keys.dates, keys.changes, keys.history, keys.records]),
+        redis.del([
+          ...[keys.ids, keys.dates, keys.changes, keys.history, keys.records],
+          ...[keys.words, keys.tallies, keys.links, keys.counted],
+        ]),
       )
       // Last, once the movies are gone: a drop that fails before leaves the owner listed.
       const owners = redisOwnersKey(namespace)

@@ -2,16 +2,18 @@ import type Keyv from 'keyv'
 import { byDate, byId, isAfter, type LogDriver, type StoreDriver } from '../core/driver'
 import type { Movie } from '../core/movie'
 import type { StoreFailure } from '../core/store-failure'
+import { answers, movieWords } from '../core/words'
 import { type ChangeHistory, changeHistory } from './change-history'
 import { classifyNodeFailure } from './failures'
 import { type KeyvLayout, keyvLayout, movieOwnerOf, pageOfOwners } from './keys'
+import { countTerms, createMemoryTerms, tallyTerms } from './memory-terms'
 import { keyvMovie, keyvMovieWrites, keyvRecords } from './records'
 import { classifyRedisFailure } from './redis-failure'
 import { classifyPostgresFailure, classifySqliteFailure } from './sql-failures'
 
 /** What the scan driver lacks, said once per store when a log is made on it. */
 export const SCAN_LIMITS =
-  'every page reads the whole store, create-if-absent and compare-and-set (Idempotency-Keys, If-Match) hold within this process only, and live changes are those made in this process'
+  'every page reads the whole store (so does every search and statistic), create-if-absent and compare-and-set (Idempotency-Keys, If-Match) hold within this process only, and live changes are those made in this process'
 
 /**
  * Any keyv store that can iterate, through keyv's public API alone: every listing walks the
@@ -94,6 +96,14 @@ function scanLog(keyv: Keyv, scope: object, layout: KeyvLayout, history: ChangeH
       found.sort(byDate)
       if (query.descending) found.reverse()
       return found.slice(0, limit)
+    },
+    // No index to keep in a store with no atomic step: every search and count reads the log.
+    search: async (query, limit) =>
+      (await movies()).filter((movie) => answers(movieWords(movie), query)).slice(0, limit),
+    tallies: async () => {
+      const terms = createMemoryTerms()
+      for (const movie of await movies()) countTerms(terms, movie, 1)
+      return tallyTerms(terms)
     },
     ...keyvMovieWrites(keyv, scope, layout, (change) => history.begin(layout.movies, change)(true)),
     changesAfter: async (after, limit) => history.read(layout.movies, after, limit),

@@ -1,8 +1,10 @@
 import type { ChangeRead, DateQuery, LogDriver, StoreDriver, StoredChange } from '../core/driver'
 import type { Movie } from '../core/movie'
 import type { StoreFailure } from '../core/store-failure'
+import { termsOf } from '../core/tallies'
+import { afterPrefix } from '../core/words'
 import { createMovieCache } from './movie-cache'
-import { type SqlDialect, sqlStatements } from './sql-statements'
+import { type SqlDialect, type SqlStatements, sqlStatements } from './sql-statements'
 import { createWatchers, type WakeHub, type WakeSource } from './watchers'
 
 /** A database connection (or pool) as the SQL driver uses it: one statement at a time. */
@@ -90,6 +92,16 @@ export function createSqlDriver(
     })()
   }
   let closing: Promise<void> | undefined
+  // Rows written before terms were (a database made by an older movie-log) get theirs once,
+  // before the first search or count; tried again after a failure.
+  let indexing: Promise<void> | undefined
+  const indexed = () => {
+    indexing ??= backfill(query, sql.terms, namespace).catch((error: unknown) => {
+      indexing = undefined
+      throw error
+    })
+    return indexing
+  }
 
   const log = (owner: string): LogDriver => {
     const run = (statement: string, ...parameters: unknown[]) =>
@@ -106,7 +118,10 @@ export function createSqlDriver(
     }
     return {
       put: async (movie) =>
-        woken((await run(sql.put, movie.id, movie.screenedDate, movieText(movie))).length === 1),
+        woken(
+          (await run(sql.put, movie.id, movie.screenedDate, movieText(movie), termsText(movie)))
+            .length === 1,
+        ),
       // No stored id holds a NUL (PostgreSQL text cannot): such an id is not found, not an error.
       get: async (id) => (id.includes('\0') ? undefined : toMovies(await run(sql.get, id))[0]),
       listAfter: async (after, limit) =>
@@ -125,6 +140,7 @@ export function createSqlDriver(
               movieText(expected),
               next.screenedDate,
               movieText(next),
+              termsText(next),
             )
           ).length === 1,
         ),
@@ -158,6 +174,42 @@ export function createSqlDriver(
           return { changes: [], reset: true }
         return { changes: rows.slice(1).map(toChange), reset: false }
       },
+      search: async (words, limit) => {
+        await indexed()
+        // Longest first: a long word is likely the rarest, and the first one drives the query.
+        const whole = [...words.whole].sort((a, b) => b.length - a.length)
+        const statement = sql.terms.search(whole.length)
+        const bounds = [words.prefix, afterPrefix(words.prefix)]
+        // A prefix's rows may repeat a movie: asked again for more while the limit was reached.
+        for (let asked = limit; ; asked *= 2) {
+          const rows = await run(statement, ...whole, ...bounds, limitOf(asked))
+          const found = new Map(toMovies(rows).map((movie) => [movie.id, movie]))
+          if (found.size >= limit || rows.length < asked || !Number.isFinite(asked)) {
+            return [...found.values()].slice(0, limit)
+          }
+        }
+      },
+      tallies: async (from, to) => {
+        await indexed()
+        // '}' follows '|', so every key of the month `to` sorts before `to}`.
+        const months = await run(sql.terms.months, from, `${to}}`)
+        const kinds = await run(sql.terms.kinds, from, `${to}}`)
+        const repeats = await run(sql.terms.repeats, from, to)
+        return {
+          counts: [],
+          summed: {
+            months: months.map((row) => [row.month as string, Number(row.n)] as const),
+            kinds: kinds.map((row) => [row.kind as string, Number(row.n)] as const),
+          },
+          repeats: repeats.map((row) => ({
+            link: row.link as string,
+            title: row.title as string,
+            // Summed over the months asked: counted as of the first.
+            month: from,
+            count: Number(row.n),
+          })),
+        }
+      },
       latestChange: async () => {
         const [row] = await run(sql.latestChange)
         return row?.seq === null || row?.seq === undefined ? undefined : String(row.seq)
@@ -185,6 +237,29 @@ export function createSqlDriver(
       closing ??= Promise.allSettled([watchers.close(), ...sending]).then(() => connection.close())
       return closing
     },
+  }
+}
+
+/** A movie's terms (`termsOf`) as the SQL drivers store them, for the triggers to count. */
+function termsText(movie: Movie): string {
+  return JSON.stringify(termsOf(movie))
+}
+
+const BACKFILL_BATCH = 500
+
+// The namespace's rows an older movie-log wrote, given their terms (the triggers count them).
+async function backfill(
+  query: SqlConnection['query'],
+  statements: SqlStatements['terms'],
+  namespace: string,
+): Promise<void> {
+  for (;;) {
+    const rows = await query(statements.unindexed, [namespace, BACKFILL_BATCH])
+    for (const row of rows) {
+      const movie = JSON.parse(row.movie as string) as Movie
+      await query(statements.index, [namespace, row.owner, row.id, row.movie, termsText(movie)])
+    }
+    if (rows.length < BACKFILL_BATCH) return
   }
 }
 

@@ -17,6 +17,8 @@
  * whatever the database's locale; SQLite's default (BINARY) is that order already.
  */
 
+import { type TermsStatements, termsSchema, termsStatements } from './sql-terms'
+
 /** The two databases the SQL drivers speak. */
 export type SqlDialect = 'sqlite' | 'postgres'
 
@@ -51,6 +53,7 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     `CREATE INDEX IF NOT EXISTS ${RECORDS}_expires ON ${RECORDS} (expires)`,
     `CREATE TABLE IF NOT EXISTS ${CHANGES} (namespace ${text}, owner ${text}, seq ${integer}, type TEXT NOT NULL, movie TEXT NOT NULL, PRIMARY KEY (namespace, owner, seq))`,
     ...historyStatements(dialect),
+    ...termsSchema(dialect),
   ]
 }
 
@@ -148,7 +151,7 @@ const LOG_LOCK = 0x6d6c6368 // 'mlch'
 
 /** Every statement a driver runs. The first two parameters are namespace and owner (but in `owners`). */
 export interface SqlStatements {
-  /** $3 id, $4 screened, $5 movie: inserts unless the id is taken; returns a row when it did. */
+  /** $3 id, $4 screened, $5 movie, $6 terms: inserts unless the id is taken; a row when it did. */
   put: string
   /** $3 id. */
   get: string
@@ -156,7 +159,7 @@ export interface SqlStatements {
   listAfter: string
   /** Pages by date, `[descending][resuming]`: see `datePage` for their parameters. */
   byDate: [[string, string], [string, string]]
-  /** $3 id, $4 expected movie text, $5 next screened, $6 next movie text: a row when it did. */
+  /** $3 id, $4 expected movie text, $5 next screened, $6 next movie text, $7 its terms: a row when it did. */
   replace: string
   /** $3 id, $4 expected movie text: a row when it did. */
   remove: string
@@ -193,6 +196,8 @@ export interface SqlStatements {
   purge: string
   /** The LIMIT parameter that means no limit. */
   noLimit: number | null
+  /** Search and statistics (`sql-terms.ts`). */
+  terms: TermsStatements
 }
 
 const owned = 'namespace = $1 AND owner = $2'
@@ -200,14 +205,14 @@ const owned = 'namespace = $1 AND owner = $2'
 export function sqlStatements(dialect: SqlDialect): SqlStatements {
   const movie = `SELECT movie FROM ${MOVIES} WHERE ${owned}`
   const statements: SqlStatements = {
-    put: `INSERT INTO ${MOVIES} (namespace, owner, id, screened, movie) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (namespace, owner, id) DO NOTHING RETURNING id`,
+    put: `INSERT INTO ${MOVIES} (namespace, owner, id, screened, movie, terms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (namespace, owner, id) DO NOTHING RETURNING id`,
     get: `${movie} AND id = $3`,
     listAfter: `${movie} AND id > $3 ORDER BY id LIMIT $4`,
     byDate: [
       [datePage(movie, false, false), datePage(movie, false, true)],
       [datePage(movie, true, false), datePage(movie, true, true)],
     ],
-    replace: `UPDATE ${MOVIES} SET screened = $5, movie = $6 WHERE ${owned} AND id = $3 AND movie = $4 RETURNING id`,
+    replace: `UPDATE ${MOVIES} SET screened = $5, movie = $6, terms = $7 WHERE ${owned} AND id = $3 AND movie = $4 RETURNING id`,
     remove: `DELETE FROM ${MOVIES} WHERE ${owned} AND id = $3 AND movie = $4 RETURNING id`,
     create: `INSERT INTO ${RECORDS} AS r (namespace, owner, key, value, expires) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (namespace, owner, key) DO UPDATE SET value = excluded.value, expires = excluded.expires WHERE r.expires <= $6 RETURNING key`,
     read: `SELECT value FROM ${RECORDS} WHERE ${owned} AND key = $3 AND expires > $4`,
@@ -226,8 +231,9 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
     owners: `SELECT DISTINCT owner FROM ${MOVIES} WHERE namespace = $1 AND owner > $2 ORDER BY owner LIMIT $3`,
     purge: `DELETE FROM ${RECORDS} WHERE (namespace, owner, key) IN (SELECT namespace, owner, key FROM ${RECORDS} WHERE expires <= $1 LIMIT ${PURGE_BATCH})`,
     noLimit: dialect === 'postgres' ? null : -1,
+    terms: termsStatements(),
   }
-  const drops = [statements.dropMovies, statements.dropRecords]
+  const drops = [statements.dropMovies, statements.dropRecords, ...statements.terms.drop]
   if (dialect === 'postgres') {
     return {
       ...statements,
@@ -240,12 +246,20 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
     }
   }
   const sqlite = (sql: string) => sql.replace(/\$(\d+)/g, '?$1')
-  const { byDate, noLimit, drop, ...rest } = statements
+  const { byDate, noLimit, drop, terms, ...rest } = statements
+  const { search, drop: _, ...reads } = terms
   return {
     ...(Object.fromEntries(Object.entries(rest).map(([name, sql]) => [name, sqlite(sql)])) as Omit<
       SqlStatements,
-      'byDate' | 'noLimit' | 'drop'
+      'byDate' | 'noLimit' | 'drop' | 'terms'
     >),
+    terms: {
+      ...(Object.fromEntries(
+        Object.entries(reads).map(([name, sql]) => [name, sqlite(sql)]),
+      ) as Omit<TermsStatements, 'search' | 'drop'>),
+      search: (whole) => sqlite(search(whole)),
+      drop: terms.drop.map(sqlite),
+    },
     byDate: byDate.map((pair) => pair.map(sqlite)) as SqlStatements['byDate'],
     drop: [statements.dropChanges, ...drops, statements.dropChanges].map(sqlite),
     noLimit,

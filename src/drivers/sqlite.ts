@@ -11,6 +11,7 @@ import type { StoreAdapter } from '../core/store-adapter'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifySqliteFailure } from './sql-failures'
 import { schemaStatements } from './sql-statements'
+import { isDuplicateColumn } from './sql-terms'
 import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
 import type { SqliteClient } from './sqlite-client'
 import { makeFolder, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
@@ -114,7 +115,12 @@ async function preparedDriver(
   }
   const [row] = await client.query('SELECT sqlite_version() AS version', [])
   checkSqliteVersion(String(row?.version))
-  for (const statement of schemaStatements('sqlite')) await client.query(statement, [])
+  for (const statement of schemaStatements('sqlite')) {
+    // A file an older movie-log made has the terms column added once: another opener may win.
+    await client.query(statement, []).catch((error: unknown) => {
+      if (!isDuplicateColumn(error)) throw error
+    })
+  }
   return createSqlDriver(connection, {
     kind: 'sqlite',
     namespace: options.namespace,

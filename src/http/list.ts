@@ -8,11 +8,11 @@ import { STREAM_PAGE_SIZE, streamAllMovies } from './stream'
 
 const PAGE_PARAMETER = /^[1-9][0-9]{0,15}$/
 // The listing's parameters, passed on to the core as given and kept in every next link.
-const LISTING_PARAMETERS = ['sort', 'from', 'to'] as const
+const LISTING_PARAMETERS = ['sort', 'from', 'to', 'q'] as const
 
 /**
  * `GET /movies`: every movie as one JSON array (streamed a page at a time), or with `limit` or
- * `cursor` one page and a `Link` to the next; `sort`, `from` and `to` apply to both.
+ * `cursor` one page and a `Link` to the next; `sort`, `from`, `to` and `q` apply to both.
  */
 export async function listMovies(
   log: MovieLog,
@@ -21,7 +21,7 @@ export async function listMovies(
   collectionUrl: string,
 ): Promise<Reply> {
   const { searchParams } = url
-  const listing: Pick<ListMoviesOptions, 'sort' | 'from' | 'to'> = {}
+  const listing: Pick<ListMoviesOptions, 'sort' | 'from' | 'to' | 'q'> = {}
   for (const name of LISTING_PARAMETERS) {
     const value = searchParams.get(name)
     if (value !== null) listing[name] = value as MovieSort

@@ -20,11 +20,13 @@ import {
   resolveTarget,
   withQueryToken,
 } from './request'
+import { statsReply } from './stats'
 import { createStreamLimit } from './stream-limit'
 
 // The document's name below the base path. src/openapi/document.ts names it too; importing it
 // from there would load the document's code with every handler.
 const OPENAPI_FILE = 'openapi.json'
+const STATS_PATH = 'stats'
 const COLLECTION_METHODS = 'GET, HEAD, POST'
 const ITEM_METHODS = 'GET, HEAD, PATCH, DELETE'
 // The action `authorize` is asked about, per method (a Map: a method named `toString` is none).
@@ -165,11 +167,19 @@ export function createMovieLogReplier(
       return openApiReply()
     }
     if (!action) return methodNotAllowed(allowed)
+    // The statistics are a reading of the whole list: guarded as the list is.
+    const stats = target.kind === 'item' && target.id === STATS_PATH
+    if (stats && action !== 'read') return methodNotAllowed('GET, HEAD')
 
     const log = await logOf(request)
     if (!log) return unauthenticated()
-    const refusal = options.authorize && (await denied(request, options.authorize, action))
+    const asked = stats ? 'list' : action
+    const refusal = options.authorize && (await denied(request, options.authorize, asked))
     if (refusal) return refusal
+    if (stats) {
+      if (!acceptsJson(request.headers.get('accept'))) return notAcceptable(JSON_TYPE)
+      return statsReply(log, url)
+    }
     switch (action) {
       case 'add':
         return add(log, request, url)

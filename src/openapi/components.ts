@@ -22,6 +22,14 @@ const bound = (name: 'from' | 'to', description: string): JsonSchema => ({
   examples: { year: { value: '2024' }, month: { value: '2024-06' } },
 })
 
+const month = (name: 'from' | 'to', description: string): JsonSchema => ({
+  name,
+  in: 'query',
+  description: `${description}: \`YYYY\` (the whole year) or \`YYYY-MM\`; statistics are kept by month. Otherwise 400 naming \`${name}\`.`,
+  schema: { type: 'string', pattern: '^[0-9]{4}(-(0[1-9]|1[0-2]))?$' },
+  examples: { year: { value: '2024' }, month: { value: '2024-06' } },
+})
+
 export const PARAMETERS: Record<string, JsonSchema> = {
   limit: {
     name: 'limit',
@@ -61,6 +69,16 @@ export const PARAMETERS: Record<string, JsonSchema> = {
   },
   from: bound('from', 'Earliest screenedDate listed, from the first moment of the period named.'),
   to: bound('to', 'Latest screenedDate listed, to the last millisecond of the period named.'),
+  q: {
+    name: 'q',
+    in: 'query',
+    description:
+      'Only movies whose title or notes hold every word of `q` as a word (words split at anything not a letter or digit; case and accents ignored); the last word may be the start of a word (`cinema para` finds "Cinéma Paradiso"). No word (empty, or punctuation): every movie. Combines with sort, from, to, limit and cursor; a cursor carries it. Over 1000 characters: 400 naming `q`.',
+    schema: { type: 'string', maxLength: 1000 },
+    examples: { words: { value: 'cinema para' } },
+  },
+  statsFrom: month('from', 'First month counted'),
+  statsTo: month('to', 'Last month counted'),
   // The change feed (Accept: text/event-stream).
   lastEventId: {
     name: 'lastEventId',

@@ -12,7 +12,15 @@ import {
   problems,
   RESPONSES,
 } from './components'
-import { addMovie, deleteMovie, getDocument, getMovie, listMovies, updateMovie } from './operations'
+import {
+  addMovie,
+  deleteMovie,
+  getDocument,
+  getMovie,
+  getStats,
+  listMovies,
+  updateMovie,
+} from './operations'
 import { SCHEMAS } from './schemas'
 import { SCROBBLE_SCHEMAS, scrobble, sourceParameter } from './scrobble'
 
@@ -83,6 +91,16 @@ const document: RoutePiece = {
   },
 }
 
+/** `/stats`: the log's statistics (a concrete path, matched before `/{id}`). */
+const stats: RoutePiece = {
+  path: '/stats',
+  item: {
+    get: getStats,
+    head: headOf(getStats, 'headStats', 'Statistics of the log, headers only'),
+    options: preflight('preflightStats'),
+  },
+}
+
 /** `/{id}`: one movie. */
 const movie: RoutePiece = {
   path: '/{id}',
@@ -106,7 +124,7 @@ const scrobbles: RoutePiece = {
   },
 }
 
-const ROUTES: readonly RoutePiece[] = [collection, document, movie, scrobbles]
+const ROUTES: readonly RoutePiece[] = [collection, document, stats, movie, scrobbles]
 
 /**
  * The OpenAPI 3.1 document of a handler mounted at `basePath` (`'/movies'`, as hosts send it:

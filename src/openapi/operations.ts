@@ -14,13 +14,23 @@ import {
 
 const json = (schema: unknown) => ({ 'application/json': { schema } })
 
+// What a read of the log may answer besides its 200 (the list, the statistics).
+const READ_PROBLEMS = problems(
+  'BadRequest',
+  'Unauthorized',
+  'Forbidden',
+  'NotAcceptable',
+  'InternalServerError',
+  'ServiceUnavailable',
+)
+
 // The collection, `/`.
 
 export const listMovies: JsonSchema = {
   operationId: 'listMovies',
   summary: 'List movies, oldest added first or by date',
   description:
-    'Without `limit` and `cursor`: every movie, as one JSON array. With them: one page, and a `Link: rel="next"` header while more remain. `sort`, `from` and `to` apply to both; a cursor carries them. With `Accept: application/x-ndjson` or `text/csv` (named, and JSON not ranked as high): every movie in that format, streamed; `sort`, `from` and `to` apply, `limit` and `cursor` do not. With `Accept: text/event-stream` (named; never chosen by `*/*`): the live feed of the log’s changes, as Server-Sent Events, until the client leaves.',
+    'Without `limit` and `cursor`: every movie, as one JSON array. With them: one page, and a `Link: rel="next"` header while more remain. `sort`, `from`, `to` and `q` (search) apply to both; a cursor carries them. With `Accept: application/x-ndjson` or `text/csv` (named, and JSON not ranked as high): every movie in that format, streamed; `sort`, `from` and `to` apply, `limit` and `cursor` do not. With `Accept: text/event-stream` (named; never chosen by `*/*`): the live feed of the log’s changes, as Server-Sent Events, until the client leaves.',
   tags: ['movies'],
   parameters: [
     parameterRef('limit'),
@@ -28,6 +38,7 @@ export const listMovies: JsonSchema = {
     parameterRef('sort'),
     parameterRef('from'),
     parameterRef('to'),
+    parameterRef('q'),
     parameterRef('lastEventId'),
     parameterRef('LastEventId'),
   ],
@@ -60,14 +71,7 @@ export const listMovies: JsonSchema = {
         },
       },
     },
-    ...problems(
-      'BadRequest',
-      'Unauthorized',
-      'Forbidden',
-      'NotAcceptable',
-      'InternalServerError',
-      'ServiceUnavailable',
-    ),
+    ...READ_PROBLEMS,
   },
 }
 
@@ -176,6 +180,19 @@ export const deleteMovie: JsonSchema = {
 }
 
 // The document itself, `/openapi.json`.
+
+export const getStats: JsonSchema = {
+  operationId: 'getStats',
+  summary: 'Statistics of the log',
+  description:
+    'Counts by screenedDate (its local time) within the months `from`..`to`: total, by year, month, weekday and hour, by release decade, and the movies screened more than once. Kept with the movies, so they follow every acknowledged add, edit and delete. `from` after `to`: all zero. Guarded as the list is (`authorize` is asked about `list`).',
+  tags: ['movies'],
+  parameters: [parameterRef('statsFrom'), parameterRef('statsTo')],
+  responses: {
+    '200': { description: 'The statistics.', content: json(schemaRef('MovieStats')) },
+    ...READ_PROBLEMS,
+  },
+}
 
 export const getDocument: JsonSchema = {
   operationId: 'getOpenApiDocument',

@@ -175,11 +175,57 @@ const problem: JsonSchema = {
   },
 }
 
+const counts = (keys: string, example: Record<string, number>): JsonSchema => ({
+  type: 'object',
+  propertyNames: { pattern: keys },
+  additionalProperties: { type: 'integer', minimum: 1 },
+  examples: [example],
+})
+
+const fixedCounts = (length: number, description: string): JsonSchema => ({
+  type: 'array',
+  description,
+  items: { type: 'integer', minimum: 0 },
+  minItems: length,
+  maxItems: length,
+})
+
+// `log.stats()`: counts by screenedDate, kept with the movies.
+const movieStats: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['total', 'byYear', 'byMonth', 'byWeekday', 'byHour', 'byReleaseDecade', 'rewatched'],
+  properties: {
+    total: { type: 'integer', minimum: 0 },
+    byYear: counts('^[0-9]{4}$', { '2024': 12 }),
+    byMonth: counts('^[0-9]{4}-[0-9]{2}$', { '2024-05': 3 }),
+    byWeekday: fixedCounts(7, 'Seven counts, Monday first.'),
+    byHour: fixedCounts(24, 'Twenty-four counts, from hour 0.'),
+    byReleaseDecade: counts('^[0-9]{4}$', { '1990': 4 }),
+    rewatched: {
+      type: 'array',
+      description:
+        'Movies (by imdbLink) screened more than once in the months counted, most first; the title is the one logged most often.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['imdbLink', 'title', 'count'],
+        properties: {
+          imdbLink: { type: 'string' },
+          title: { type: 'string' },
+          count: { type: 'integer', minimum: 2 },
+        },
+      },
+    },
+  },
+}
+
 /** `components.schemas` of the document. */
 export const SCHEMAS: Record<string, JsonSchema> = {
   Movie: movie,
   ImdbLink: link,
   NewMovie: newMovie,
   MovieChanges: movieChanges,
+  MovieStats: movieStats,
   Problem: problem,
 }

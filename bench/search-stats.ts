@@ -1,0 +1,122 @@
+/**
+ * Search and statistics at growing sizes (issue 39), in process through the web handler: a
+ * search page of 50 (a rare word, a common word, a two-letter prefix, a common word by date)
+ * and the statistics (all, one year), each the median of 30 after 5 to warm, on memory,
+ * SQLite, PostgreSQL (POSTGRES_URL) and Redis (REDIS_URL).
+ * `npm run bench:search`; BENCH_SIZES (1000,10000,100000), BENCH_STORES (all).
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { toWebHandler } from '../adapters/web'
+import type { Movie } from '../src/core/movie'
+import type { ClosableMovieLog } from '../src/create'
+import { createMovieLog } from '../src/create'
+import { openUrlDriver } from '../test/_backends'
+import { median } from './median'
+import { seedSqlTables } from './seed-tables'
+
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
+// Common words (each in about 1 title in 50) and rare ones (1 in 5,000).
+const COMMON = Array.from({ length: 50 }, (_, n) => `common${n.toString(36)}`)
+const RARE = Array.from({ length: 5000 }, (_, n) => `rare${n.toString(36)}`)
+const START = Date.UTC(2000, 0, 1)
+const MINUTES = 26 * 365 * 24 * 60
+
+/**
+ * The `n`th movie: two words of title, a note, a date 2000-2025; one in 20 a rewatch of one of
+ * 1,000 favourites, the others a movie of their own.
+ */
+function benchMovie(n: number): Omit<Movie, 'id'> {
+  const hash = Number((BigInt(n) * 2654435761n) % 4294967296n)
+  const minutes = hash % MINUTES
+  return {
+    title: `${COMMON[hash % 50]} ${RARE[(hash >>> 6) % 5000]} Cinéma`,
+    screenedDate: new Date(START + minutes * 60_000).toISOString().slice(0, 23),
+    releaseYear: 1920 + (hash % 105),
+    imdbLink: `https://www.imdb.com/title/tt${String(n % 20 === 0 ? hash % 1000 : 1_000_000 + n).padStart(7, '0')}/`,
+    notes: `seen ${n}`,
+  }
+}
+
+const QUERIES = {
+  rare: 'q=rare1a&limit=50',
+  common: 'q=common1&limit=50',
+  prefix: 'q=ci&limit=50',
+  'common by date': `q=${encodeURIComponent('cinema common1')}&sort=-screenedDate&limit=50`,
+  stats: 'stats',
+  'stats 2024': 'stats?from=2024&to=2024',
+}
+
+const folder = mkdtempSync(join(tmpdir(), 'movie-log-search-bench-'))
+const stores: [string, string][] = [
+  ['memory', 'memory://'],
+  ['SQLite', `sqlite://${join(folder, 'movies.sqlite')}`],
+]
+if (process.env.POSTGRES_URL) stores.push(['PostgreSQL', process.env.POSTGRES_URL])
+if (process.env.REDIS_URL) stores.push(['Redis', process.env.REDIS_URL])
+// BENCH_STORES=SQLite,Redis: only those.
+const only = process.env.BENCH_STORES?.split(',')
+if (only) stores.splice(0, stores.length, ...stores.filter(([name]) => only.includes(name)))
+
+async function seed(
+  log: ClosableMovieLog,
+  url: string,
+  namespace: string,
+  from: number,
+  to: number,
+) {
+  if (url.startsWith('sqlite:') || url.startsWith('postgres')) {
+    return seedSqlTables(url, to - from, from, namespace, benchMovie)
+  }
+  let next = from
+  const worker = async () => {
+    while (next < to) await log.addMovie(benchMovie(next++))
+  }
+  await Promise.all(Array.from({ length: 32 }, worker))
+}
+
+try {
+  for (const [store, url] of stores) {
+    const namespace = `bench-${randomUUID()}`
+    const log = createMovieLog(url, { namespace })
+    const handle = toWebHandler(log)
+    const time = async (path: string) => {
+      const start = performance.now()
+      const target = path.startsWith('stats') ? `movies/${path}` : `movies?${path}`
+      const response = await handle(new Request(`http://bench.test/${target}`))
+      await response.arrayBuffer()
+      if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
+      return performance.now() - start
+    }
+    let seeded = 0
+    try {
+      for (const size of SIZES) {
+        const began = performance.now()
+        await seed(log, url, namespace, seeded, size)
+        const seeding = ((performance.now() - began) / 1000).toFixed(1)
+        seeded = size
+        const row: Record<string, string> = {}
+        for (const [name, query] of Object.entries(QUERIES)) {
+          for (let n = 0; n < 5; n++) await time(query)
+          const times: number[] = []
+          for (let n = 0; n < 30; n++) times.push(await time(query))
+          row[name] = median(times).toFixed(2)
+        }
+        console.log(
+          `[search-stats] ${store} ${size} (seeded in ${seeding} s): ${JSON.stringify(row)}`,
+        )
+      }
+    } finally {
+      await log.close()
+      if (!url.startsWith('memory:')) {
+        const driver = await openUrlDriver(url, { namespace, connectTimeoutMs: 2000 })
+        await driver.drop('')
+        await driver.close()
+      }
+    }
+  }
+} finally {
+  rmSync(folder, { recursive: true, force: true })
+}

@@ -1,0 +1,184 @@
+/**
+ * Search and statistics on SQLite and PostgreSQL: each movie's terms (`termsOf`: its words, its
+ * month counters, its link's screening) are written by the driver as JSON in the movie's row
+ * (`movie_log_movies.terms`), and triggers on that table keep three tables from them, in the
+ * very statement that changes the movie (no transaction needed, so any SqlConnection will do):
+ *
+ * - movie_log_words(namespace, owner, word, id): a word's movies; a word a range of the key,
+ *   a prefix a range of words.
+ * - movie_log_tallies(namespace, owner, key, n): the month counters, `YYYY-MM|kind|value`.
+ * - movie_log_repeats(namespace, owner, link, month, title, n): each link's screenings by month
+ *   and title, and in all (month and title `''`), indexed by (month, n) so the links screened
+ *   more than once are a range.
+ *
+ * A counter is changed by one upsert of every key the change touches, in key order, so two
+ * PostgreSQL writers touching the same counters lock them in one order (no deadlock). A row
+ * written before these tables (terms NULL) is given its terms by `backfill` on first use.
+ */
+// The dialects of sql-statements.ts (named here too: that file builds on this one).
+type SqlDialect = 'sqlite' | 'postgres'
+
+const MOVIES = 'movie_log_movies'
+export const WORDS = 'movie_log_words'
+const TALLIES = 'movie_log_tallies'
+const REPEATS = 'movie_log_repeats'
+
+/** The tables, the column and the triggers, after `schemaStatements`' own. */
+export function termsSchema(dialect: SqlDialect): string[] {
+  const text = dialect === 'postgres' ? 'TEXT COLLATE "C" NOT NULL' : 'TEXT NOT NULL'
+  const integer = dialect === 'postgres' ? 'BIGINT NOT NULL' : 'INTEGER NOT NULL'
+  const tables = [
+    `CREATE TABLE IF NOT EXISTS ${WORDS} (namespace ${text}, owner ${text}, word ${text}, id ${text}, PRIMARY KEY (namespace, owner, word, id))`,
+    `CREATE TABLE IF NOT EXISTS ${TALLIES} (namespace ${text}, owner ${text}, key ${text}, n ${integer}, PRIMARY KEY (namespace, owner, key))`,
+    `CREATE TABLE IF NOT EXISTS ${REPEATS} (namespace ${text}, owner ${text}, link ${text}, month ${text}, title ${text}, n ${integer}, PRIMARY KEY (namespace, owner, link, month, title))`,
+    `CREATE INDEX IF NOT EXISTS ${REPEATS}_seen ON ${REPEATS} (namespace, owner, month, n)`,
+    // The rows an older movie-log wrote, found at once (an index of those alone).
+    `CREATE INDEX IF NOT EXISTS ${MOVIES}_unindexed ON ${MOVIES} (namespace) WHERE terms IS NULL`,
+    // A movie's words: whether it holds one (a search's other words), and a trigger's deletes.
+    `CREATE INDEX IF NOT EXISTS ${WORDS}_movie ON ${WORDS} (namespace, owner, id, word)`,
+  ]
+  if (dialect === 'sqlite') {
+    const trigger = (event: string, name: string, old: boolean, added: boolean) =>
+      `CREATE TRIGGER IF NOT EXISTS movie_log_terms_${name} AFTER ${event} ON ${MOVIES} BEGIN
+${countStatements(dialect, old, added).join(';\n')};
+END`
+    return [
+      // Refused as a duplicate column once added: `isDuplicateColumn` lets the opener go on.
+      `ALTER TABLE ${MOVIES} ADD COLUMN terms TEXT`,
+      ...tables,
+      trigger('INSERT', 'added', false, true),
+      trigger('UPDATE', 'updated', true, true),
+      trigger('DELETE', 'deleted', true, false),
+    ]
+  }
+  return [
+    `ALTER TABLE ${MOVIES} ADD COLUMN IF NOT EXISTS terms TEXT`,
+    ...tables,
+    `CREATE OR REPLACE FUNCTION movie_log_terms_count() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF current_setting('movie_log.dropping', true) = 'on' THEN RETURN NULL; END IF;
+  IF TG_OP = 'INSERT' THEN
+    ${countStatements(dialect, false, true).join(';\n    ')};
+  ELSIF TG_OP = 'UPDATE' THEN
+    ${countStatements(dialect, true, true).join(';\n    ')};
+  ELSE
+    ${countStatements(dialect, true, false).join(';\n    ')};
+  END IF;
+  RETURN NULL;
+END
+$fn$`,
+    `DO $do$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'movie_log_terms_v1' AND tgrelid = '${MOVIES}'::regclass) THEN
+    CREATE TRIGGER movie_log_terms_v1 AFTER INSERT OR UPDATE OR DELETE ON ${MOVIES}
+      FOR EACH ROW EXECUTE FUNCTION movie_log_terms_count();
+  END IF;
+END $do$`,
+  ]
+}
+
+/** Whether a schema statement failed only because the column it adds is there (SQLite). */
+export function isDuplicateColumn(error: unknown): boolean {
+  return /duplicate column name/i.test(String((error as { message?: unknown })?.message))
+}
+
+/**
+ * What a trigger runs for a change: the old row's terms taken out (`old`), the new row's put
+ * in (`added`). Rows without terms (written before them) count for nothing.
+ */
+function countStatements(dialect: SqlDialect, old: boolean, added: boolean): string[] {
+  const list = (row: string, field: string) =>
+    dialect === 'sqlite'
+      ? `SELECT value FROM json_each(${row}.terms, '$.${field}')`
+      : `SELECT jsonb_array_elements_text(${row}.terms::jsonb -> '${field}') AS value`
+  const field = (row: string, name: string) =>
+    dialect === 'sqlite'
+      ? `json_extract(${row}.terms, '$.${name}')`
+      : `(${row}.terms::jsonb ->> '${name}')`
+  const row = added ? 'NEW' : 'OLD'
+  const log = `namespace = ${row}.namespace AND owner = ${row}.owner`
+  const statements: string[] = []
+  if (old) {
+    statements.push(
+      `DELETE FROM ${WORDS} WHERE namespace = OLD.namespace AND owner = OLD.owner AND id = OLD.id AND word IN (${list('OLD', 'words')})`,
+    )
+  }
+  if (added) {
+    statements.push(
+      `INSERT INTO ${WORDS} (namespace, owner, word, id) SELECT NEW.namespace, NEW.owner, value, NEW.id FROM (${list('NEW', 'words')}) AS w WHERE true ON CONFLICT DO NOTHING`,
+    )
+  }
+  const tallies: string[] = []
+  const repeats: string[] = []
+  for (const [side, step] of [
+    [old && 'OLD', -1],
+    [added && 'NEW', 1],
+  ] as const) {
+    if (!side) continue
+    tallies.push(`SELECT value AS key, ${step} AS d FROM (${list(side, 'tallies')}) AS t`)
+    const present = `WHERE ${side}.terms IS NOT NULL`
+    repeats.push(
+      `SELECT ${field(side, 'link')} AS link, '' AS month, '' AS title, ${step} AS d ${present}`,
+      `SELECT ${field(side, 'link')}, ${field(side, 'month')}, ${field(side, 'title')}, ${step} ${present}`,
+    )
+  }
+  statements.push(
+    `INSERT INTO ${TALLIES} (namespace, owner, key, n) SELECT ${row}.namespace, ${row}.owner, key, sum(d) FROM (${tallies.join(' UNION ALL ')}) AS c WHERE true GROUP BY key ORDER BY key ON CONFLICT (namespace, owner, key) DO UPDATE SET n = ${TALLIES}.n + excluded.n`,
+    `INSERT INTO ${REPEATS} (namespace, owner, link, month, title, n) SELECT ${row}.namespace, ${row}.owner, link, month, title, sum(d) FROM (${repeats.join(' UNION ALL ')}) AS c WHERE true GROUP BY link, month, title ORDER BY link, month, title ON CONFLICT (namespace, owner, link, month, title) DO UPDATE SET n = ${REPEATS}.n + excluded.n`,
+  )
+  if (old) {
+    statements.push(
+      `DELETE FROM ${TALLIES} WHERE ${log} AND n = 0 AND key IN (${list('OLD', 'tallies')})`,
+      `DELETE FROM ${REPEATS} WHERE ${log} AND n = 0 AND link = ${field('OLD', 'link')}`,
+    )
+  }
+  return statements
+}
+
+/** The statements of search and statistics, `$1` namespace and `$2` owner. */
+export interface TermsStatements {
+  /** A search with `whole` whole words ($3...), then the prefix's bounds, then the limit. */
+  search(whole: number): string
+  /** $3 first month, $4 the key after the last month's: each month's total, between. */
+  months: string
+  /** The same bounds: each `kind|value` counter summed over the months between. */
+  kinds: string
+  /** $3 first month, $4 last: the screenings by title of the links screened more than once in all. */
+  repeats: string
+  /** A drop's deletions, $1 namespace, $2 owner. */
+  drop: string[]
+  /** Rows without terms of namespace $1 (any owner), $2 at most. */
+  unindexed: string
+  /** $1 namespace, $2 owner, $3 id, $4 movie text, $5 terms: sets a row's terms if still unset. */
+  index: string
+}
+
+export function termsStatements(): TermsStatements {
+  const owned = 'namespace = $1 AND owner = $2'
+  return {
+    // Driven by one word's range of the key (the first whole word given, else the prefix's
+    // words), each other word a seek of the movie's own words: it stops at the limit, never
+    // reading every match. Driven by a prefix, a movie holding two of its words comes twice.
+    search: (whole) => {
+      const has = (condition: string) =>
+        ` AND EXISTS (SELECT 1 FROM ${WORDS} o WHERE o.namespace = $1 AND o.owner = $2 AND o.id = w.id AND ${condition})`
+      const prefix = `o.word >= $${3 + whole} AND o.word < $${4 + whole}`
+      let sql = `SELECT m.movie FROM ${WORDS} w JOIN ${MOVIES} m ON m.namespace = w.namespace AND m.owner = w.owner AND m.id = w.id WHERE w.namespace = $1 AND w.owner = $2`
+      if (whole === 0) sql += ` AND ${prefix.replaceAll('o.', 'w.')}`
+      else {
+        sql += ' AND w.word = $3'
+        for (let at = 1; at < whole; at++) sql += has(`o.word = $${3 + at}`)
+        sql += has(prefix)
+      }
+      return `${sql} LIMIT $${5 + whole}`
+    },
+    // Summed here: a range of the key, a few hundred rows sent for thousands read.
+    months: `SELECT substr(key, 1, 7) AS month, sum(n) AS n FROM ${TALLIES} WHERE ${owned} AND key >= $3 AND key < $4 AND substr(key, 9, 1) = 'w' GROUP BY substr(key, 1, 7)`,
+    kinds: `SELECT substr(key, 9) AS kind, sum(n) AS n FROM ${TALLIES} WHERE ${owned} AND key >= $3 AND key < $4 GROUP BY substr(key, 9)`,
+    // From the links screened more than once (a range of the (month, n) index), each one's
+    // months a range of the key, summed by title: never a read of every link's screenings.
+    repeats: `SELECT r.link, r.title, sum(r.n) AS n FROM (SELECT link FROM ${REPEATS} WHERE ${owned} AND month = '' AND n > 1) AS c CROSS JOIN ${REPEATS} AS r WHERE r.namespace = $1 AND r.owner = $2 AND r.link = c.link AND r.month >= $3 AND r.month <= $4 GROUP BY r.link, r.title`,
+    drop: [WORDS, TALLIES, REPEATS].map((table) => `DELETE FROM ${table} WHERE ${owned}`),
+    unindexed: `SELECT owner, id, movie FROM ${MOVIES} WHERE namespace = $1 AND terms IS NULL LIMIT $2`,
+    index: `UPDATE ${MOVIES} SET terms = $5 WHERE ${owned} AND id = $3 AND movie = $4 AND terms IS NULL`,
+  }
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import { createMovieLog } from 'movie-log'
+import sqlite3 from 'sqlite3'
+import { expect, it } from 'vitest'
+import { openSqliteDriver } from '../src/drivers/sqlite'
+import { addCorpus, expectedStats } from './_store-suite-search'
+import { tempFolders } from './_temp'
+
+// A database written by a movie-log before search (issue 39): rows without terms, counted once
+// on the first search or count, then kept by the triggers like any other.
+const tempFolder = tempFolders()
+
+it('counts the movies an older movie-log wrote, on the first search, once', async () => {
+  const path = join(tempFolder('movie-log-older-'), 'movies.sqlite')
+  const url = `sqlite://${path}`
+  const namespace = `older-${randomUUID()}`
+  const log = createMovieLog(url, { namespace })
+  const added = await addCorpus(log)
+  // As the older version left them: the same rows, no terms, nothing counted.
+  const db = new sqlite3.Database(path)
+  const run = (sql: string, values: unknown[] = []) =>
+    new Promise<void>((done, fail) =>
+      db.run(sql, values, (error) => (error ? fail(error) : done())),
+    )
+  await run('UPDATE movie_log_movies SET terms = NULL')
+  for (const table of ['movie_log_words', 'movie_log_tallies', 'movie_log_repeats']) {
+    await run(`DELETE FROM ${table}`)
+  }
+  await new Promise((done) => db.close(done))
+  await log.close()
+
+  const later = createMovieLog(url, { namespace })
+  expect((await later.listMovies({ q: 'cinema para' })).movies.map((m) => m.title)).toEqual([
+    'Cinéma Paradiso',
+  ])
+  expect(await later.stats()).toEqual(expectedStats(added))
+  // Counted once: a second log on the store finds them counted, and edits keep them right.
+  await later.deleteMovie(added[0]!.id)
+  const again = createMovieLog(url, { namespace })
+  expect(await again.stats()).toEqual(expectedStats(added.slice(1)))
+  await Promise.all([later.close(), again.close()])
+  const driver = await openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 })
+  await driver.drop('').finally(() => driver.close())
+})
