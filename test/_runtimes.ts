@@ -115,10 +115,10 @@ export interface ScriptRuntime {
   binary: string | undefined
   /** The arguments that run a script of the app folder (`['run', '-A', 'deno.ts']`). */
   run(script: string): string[]
-  /** Its server script and its client script in runtime-tests/, and its example. */
+  /** Its server script and its client script in runtime-tests/, and its example if any. */
   server: string
   client: string
-  example: string
+  example?: string
   /** Its own settings, for every process of it. */
   env: Record<string, string>
   /** Store URLs by name: memory and the runtime's natural store. */
@@ -158,18 +158,22 @@ export function describeScriptRuntime(
       })
     })
 
-    it(`runs ${runtime.example}`, async () => {
-      const folder = makeApp(tempFolder(`example-${name.toLowerCase()}-`))
-      const example = await startRuntime(binary as string, runtime.run(runtime.example), folder, {
-        ...runtime.env,
-        PORT: '0',
+    const { example: script } = runtime
+    // Node's examples run in test/examples.test.ts.
+    if (script) {
+      it(`runs ${script}`, async () => {
+        const folder = makeApp(tempFolder(`example-${name.toLowerCase()}-`))
+        const example = await startRuntime(binary as string, runtime.run(script), folder, {
+          ...runtime.env,
+          PORT: '0',
+        })
+        try {
+          expectClientChecks(await checkClient(`${example.origin}/movies`))
+          expect(existsSync(join(folder, 'data', 'movies.sqlite'))).toBe(true)
+        } finally {
+          await example.close()
+        }
       })
-      try {
-        expectClientChecks(await checkClient(`${example.origin}/movies`))
-        expect(existsSync(join(folder, 'data', 'movies.sqlite'))).toBe(true)
-      } finally {
-        await example.close()
-      }
-    })
+    }
   })
 }

@@ -12,7 +12,7 @@ describeScriptRuntime(
     run: (script) => ['--no-install', script],
     env: {},
     server: 'bun.ts',
-    client: 'bun-client.ts',
+    client: 'client-main.ts',
     example: 'examples/bun.ts',
     stores: [
       ['memory', 'memory://'],
