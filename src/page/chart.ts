@@ -6,7 +6,7 @@ import { element } from './dom'
 
 const SVG = 'http://www.w3.org/2000/svg'
 // The drawing's own units; it scales to its box (CSS), text included.
-const WIDTH = 320
+const WIDTH = 280
 const HEIGHT = 150
 const TOP = 14 // room for the counts over the bars
 const BOTTOM = 18 // room for the labels under them
