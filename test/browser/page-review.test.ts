@@ -149,6 +149,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the search box and the year in review', 
   it('shows the year in review: the counts of the year as charts and tables, the rewatched', async () => {
     const page = await open('/#review')
     const seen = watchRequests(page)
+    await page.reload() // watched from the start
     const status = page.locator('#review [role="status"]')
     await expect.poll(() => status.textContent()).toBe(`7 movies screened in ${year}.`)
     const now = expected(year)
