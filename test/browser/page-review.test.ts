@@ -133,6 +133,16 @@ describeUnless(NO_BROWSER, 'Chromium', 'the search box and the year in review', 
     await page.locator('#q').press('Enter')
     await expect.poll(() => titlesOn(page)).toEqual(Array(4).fill('Heat (1995)'))
 
+    // Adds made elsewhere while searching: the one that matches is shown, the other is not.
+    const when = `${year - 2}-01-01T20:00:00.000`
+    const alien = await log().addMovie(
+      aMovie({ title: 'Alien', releaseYear: 1979, screenedDate: when }),
+    )
+    const heat = await log().addMovie(aMovie({ screenedDate: when }))
+    await expect.poll(() => titlesOn(page)).toEqual(Array(5).fill('Heat (1995)'))
+    for (const movie of [alien, heat]) await log().deleteMovie(movie.id)
+    await expect.poll(() => titlesOn(page)).toEqual(Array(4).fill('Heat (1995)'))
+
     // Escape clears the search; back brings it again, forward clears it again.
     await page.locator('#q').press('Escape')
     await expect.poll(() => titlesOn(page)).toHaveLength(SEEDS.length)
