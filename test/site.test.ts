@@ -75,7 +75,7 @@ describe('the example server’s pages', () => {
 })
 
 describe('the built diary page', () => {
-  it('is an HTML file naming its hashed script and style, under 15 kB gzipped in all', async () => {
+  it('is an HTML file naming its hashed script and style, under 18 kB gzipped in all', async () => {
     const built = await buildPage(join(folder('movie-log-build-'), 'page'))
     const html = readFileSync(join(built.dir, 'index.html'), 'utf8')
     expect(built.assets).toEqual([
@@ -91,7 +91,8 @@ describe('the built diary page', () => {
     const gzipped = files.map((file) => gzipSync(readFileSync(join(built.dir, file)), { level: 9 }))
     const total = gzipped.reduce((sum, bytes) => sum + bytes.byteLength, 0)
     console.log(`diary page: ${total} bytes gzipped (${files.join(', ')})`)
-    // 14 kB until the "Connect your media server" panel's setup steps (about 180 bytes).
-    expect(total).toBeLessThan(15 * 1024)
+    // 14 kB until the "Connect your media server" panel's setup steps (about 180 bytes); 15 kB
+    // until the search box and the year in review (issue 39 allowed 10 kB more; they took 2.1: 14,975 -> 17,082 bytes).
+    expect(total).toBeLessThan(18 * 1024)
   })
 })

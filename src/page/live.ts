@@ -14,6 +14,10 @@ export interface LiveView {
   render(movie: Movie): HTMLLIElement
   /** The year shown ('' for every year). */
   year(): string
+  /** Whether the list is a search: which movies match, the server says, so it is read again. */
+  searched(): boolean
+  /** Any change read from the feed (the year in review counts again). */
+  heard(): void
   /** Whether every page of the listing is loaded (no "More"). */
   complete(): boolean
   /** The edit form open on a movie, if one is. */
@@ -84,6 +88,10 @@ export function followChanges(session: Session, view: LiveView) {
       return
     }
     if (edit) return edit.changed(change.movie)
+    if (view.searched()) {
+      void view.reload()
+      return
+    }
     const known = itemOf(id)
     place(change.movie)
     view.changed()
@@ -104,6 +112,7 @@ export function followChanges(session: Session, view: LiveView) {
         .run('follow the diary', async (log) => {
           for await (const change of log.watch({ after, signal: controller.signal })) {
             if (change.id) after = change.id
+            view.heard()
             if (loading > 0) held.push(change)
             else apply(change)
           }

@@ -1,5 +1,6 @@
 /**
- * The diary page: the movies latest screened first, a page at a time, filtered by year. With
+ * The diary page: the movies latest screened first, a page at a time, filtered by year and
+ * searched by words, and the year in review. With
  * the server out of reach, the diary last seen on this device, and adds kept until it is back.
  */
 import { StoreUnavailableError } from '../client/index'
@@ -12,6 +13,8 @@ import { followChanges } from './live'
 import { ADD_LABEL, createMovieForm } from './movie-form'
 import { movieItem } from './movie-item'
 import { openOutbox } from './outbox'
+import { createReview } from './review'
+import { createSearch } from './search'
 import { Cancelled, createSession } from './token'
 
 const PAGE_SIZE = 20
@@ -36,10 +39,18 @@ const status = byId<HTMLParagraphElement>('status')
 const banner = byId<HTMLParagraphElement>('offline')
 const yearInput = byId<HTMLInputElement>('year')
 
-// What is shown: the year filter (none: every year) and where the next page starts.
+// What is shown: the year filter (none: every year), the words searched (none: every movie)
+// and where the next page starts.
 let year = ''
+const search = createSearch(byId<HTMLInputElement>('q'), (words) => {
+  query = words
+  void load(false)
+})
+let query = search.initial
 let cursor: string | null = null
 let offline = false
+// Each read of the list is numbered: one overtaken by a later one (typing on) is not shown.
+let reads = 0
 
 const say = (message: string) => {
   status.textContent = message
@@ -75,17 +86,21 @@ function load(append: boolean): Promise<void> {
 async function read(append: boolean): Promise<void> {
   say('Loading…')
   const range = year ? { from: year, to: year } : {}
+  const words = query ? { q: query } : {}
+  const read = ++reads
   try {
     const page = await session.run('read the diary', (log) =>
       log.listMovies({
         sort: '-screenedDate',
         ...range,
+        ...words,
         limit: PAGE_SIZE,
         cursor: append ? cursor : null,
       }),
     )
+    if (read !== reads) return
     setOffline(false)
-    if (!append && !year)
+    if (!append && !year && !query)
       void outbox.saveDiary({ movies: page.movies, at: Date.now() }).catch(() => {})
     if (!append) list.replaceChildren()
     const firstNew = page.movies[0]
@@ -93,20 +108,24 @@ async function read(append: boolean): Promise<void> {
     cursor = page.nextCursor
     more.hidden = cursor === null
     showEmpty()
-    say(
-      append
-        ? `${page.movies.length} more shown.`
-        : year
-          ? `Showing movies screened in ${year}.`
-          : '',
-    )
+    say(append ? `${page.movies.length} more shown.` : found(page.movies.length))
     // After "More", the keyboard continues at the first movie it brought.
     if (append && firstNew)
       list.querySelector<HTMLElement>(`[data-id="${firstNew.id}"] button`)?.focus()
   } catch (error) {
-    if (StoreUnavailableError.is(error) && !append && !year) return showLastSeen()
+    if (read !== reads) return
+    if (StoreUnavailableError.is(error) && !append && !year && !query) return showLastSeen()
     say(error instanceof Cancelled ? 'The diary needs the token to be shown.' : explain(error))
   }
+}
+
+/** What a first page shows, in words for the status region (read out by screen readers). */
+function found(count: number): string {
+  const where = year ? ` screened in ${year}` : ''
+  if (!query) return year ? `Showing movies${where}.` : ''
+  const more = cursor === null ? '' : ' (More for the rest)'
+  const movies = count === 1 ? 'movie' : 'movies'
+  return `${count}${cursor === null ? '' : '+'} ${movies}${where} matching “${query}”${more}.`
 }
 
 // The server is out of reach: the diary as this device last saw it, and a retry scheduled.
@@ -123,9 +142,11 @@ async function showLastSeen(): Promise<void> {
 
 function showEmpty(): void {
   empty.hidden = list.children.length > 0
-  empty.textContent = year
-    ? `No movie screened in ${year}. Choose another year, or show all years.`
-    : 'Your diary is empty. Add the first movie you screened with the form above: its title, when you saw it, its release year and its IMDb page.'
+  empty.textContent = query
+    ? `No movie${year ? ` screened in ${year}` : ''} matches “${query}”. Try other words, or clear the search (Escape).`
+    : year
+      ? `No movie screened in ${year}. Choose another year, or show all years.`
+      : 'Your diary is empty. Add the first movie you screened with the form above: its title, when you saw it, its release year and its IMDb page.'
 }
 
 // The add form is in the page as served (no shift as the script runs); this gives it life.
@@ -153,6 +174,8 @@ const live = followChanges(session, {
   list,
   render: (movie) => movieItem(movie, actions),
   year: () => year,
+  searched: () => query !== '',
+  heard: () => review.refresh(),
   complete: () => cursor === null && !offline,
   editing: actions.editing,
   changed: showEmpty,
@@ -169,6 +192,8 @@ byId<HTMLFormElement>('filter').addEventListener('submit', (event) => {
     return
   }
   yearInput.removeAttribute('aria-invalid')
+  const searching = search.now() // Enter in the search box: the words at once
+  if (wanted === year && searching) return
   year = wanted
   void load(false)
 })
@@ -177,6 +202,7 @@ byId('all-years').addEventListener('click', () => {
   year = ''
   void load(false)
 })
+const review = createReview(session, byId('review'))
 more.addEventListener('click', () => void load(true))
 addEventListener('online', () => {
   live.start()

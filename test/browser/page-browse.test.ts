@@ -100,7 +100,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'browsing the diary page', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the diary')
     await page.keyboard.press('Enter')
     await page.keyboard.press('Tab')
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('year')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q')
     await page.screenshot({ path: shot('diary-375.png') })
     // Edit opens with the keyboard and puts it in the form; Cancel gives the movie back.
     await page.locator('li.movie').first().locator('button:has-text("Edit")').focus()
