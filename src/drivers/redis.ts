@@ -278,8 +278,8 @@ function createRedisDriver(
 
 /**
  * A Redis store for `createMovieLog`: a `redis://`, `rediss://` or `redis+cluster://` URL
- * (`?wait=N` for replicas), or a node-redis client or cluster of yours, which the log's `close()`
- * leaves open. Needs `@keyv/redis` (its node-redis) for a URL.
+ * (`?wait=N` for replicas; needs `@keyv/redis`), or a node-redis client or cluster of yours,
+ * which the log's `close()` leaves open.
  *
  * @example
  * ```ts
@@ -293,10 +293,8 @@ export function redis(target: string | RedisClient | RedisCluster): StoreAdapter
   return {
     kind: 'redis',
     remote: true,
-    open: async (options) =>
-      typeof target === 'string'
-        ? openRedisDriver(target, options)
-        : redisDriverOver(target, options),
+    open: async (o) =>
+      typeof target === 'string' ? openRedisDriver(target, o) : redisDriverOver(target, o),
     classifyFailure: classifyRedisFailure,
   }
 }
