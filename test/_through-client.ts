@@ -51,6 +51,10 @@ export function throughTheClient(backend: StoreBackend): [StoreBackend, StoreSui
     },
   }
   const connect = async (store: MovieLogStore, options?: MovieLogOptions) => {
+    // The client loads its feed reader on the first watch, as a browser fetches a chunk once;
+    // here that first load is vite transforming it, seconds on a busy machine, within a watch
+    // test's window: loaded before, as an app that watched once has it.
+    await import('../src/client/watch')
     const { url, server } = await startExampleServer(store, options)
     servers.push(server)
     // A store that never comes back answers 503 with Retry-After: 5; waiting out the retries
