@@ -2,7 +2,7 @@ import { UnsupportedStoreError } from '../core/errors'
 import type { StoreAdapter } from '../core/store-adapter'
 
 /** The drivers movie-log ships as subpaths of its own (`movie-log/sqlite`), by module name. */
-export type DriverName = 'sqlite' | 'postgres' | 'redis' | 'd1'
+export type DriverName = 'sqlite' | 'postgres' | 'redis'
 
 /**
  * Loads the subpath of a driver movie-log ships and returns its factory (`sqlite`, `redis`...).
