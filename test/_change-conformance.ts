@@ -76,9 +76,12 @@ export function describeChangeSuite(
     const opened: { driver: StoreDriver; owners: string[] }[] = []
     afterAll(async () => {
       const closing = opened.splice(0)
-      await Promise.allSettled(
-        closing.flatMap(({ driver, owners }) => owners.map((owner) => driver.drop(owner))),
-      )
+      // One at a time: drops from many connections to one SQLite file at once wait on each
+      // other's locks, and sqlite3 waits inside Node's four-thread pool, where the holder's
+      // COMMIT then queues behind the waiters until their busy timeouts end.
+      for (const { driver, owners } of closing) {
+        for (const owner of owners) await driver.drop(owner).catch(() => {})
+      }
       await Promise.allSettled(closing.map(({ driver }) => driver.close()))
     })
     const open = async (namespace = `test-${randomUUID()}`, owners = ['alice', 'bob']) => {

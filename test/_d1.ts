@@ -1,4 +1,4 @@
-import { Miniflare } from 'miniflare'
+import type { Miniflare } from 'miniflare'
 import { registerStoreOpener } from 'movie-log'
 import { afterAll } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
@@ -8,13 +8,14 @@ import {
   type D1PreparedStatementLike,
   openD1Driver,
 } from '../src/drivers/d1'
+import { ownMiniflare } from './_worker'
 
 /**
  * A local D1 (Miniflare's workerd, in memory) for one test file, disposed after it. `binding()`
  * is a new binding of the same database each call, as another isolate of a Worker would hold.
  */
 export function localD1(): { binding(): Promise<D1DatabaseLike>; miniflare: Miniflare } {
-  const miniflare = new Miniflare({
+  const miniflare = ownMiniflare({
     modules: true,
     script: 'export default { fetch() { return new Response("") } }',
     d1Databases: ['DB'],

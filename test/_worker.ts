@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
-import { Miniflare } from 'miniflare'
+import { Miniflare, type MiniflareOptions } from 'miniflare'
 import type { RuntimeServer } from './_runtimes'
 import { WRANGLER_BUNDLE } from './_wrangler'
 
@@ -74,31 +74,40 @@ export function readWranglerToml(toml: string): Omit<WorkerSpec, 'code'> & { mai
 export async function serveWorkers(
   workers: WorkerSpec[],
 ): Promise<RuntimeServer & { mf: Miniflare }> {
-  // Miniflare makes its folder in the system temp folder and removes it after dispose() without
-  // waiting: made inside one of ours (it reads TMPDIR when constructed), it is removed with it.
+  const mf = ownMiniflare(miniflareOptions(workers))
+  const url = await mf.ready
+  return { mf, origin: url.origin, close: () => mf.dispose() }
+}
+
+/**
+ * A Miniflare whose temp folder is removed by its `dispose()`. Miniflare makes its folder in the
+ * system temp folder and removes it after dispose() without waiting; made inside one of ours (it
+ * reads TMPDIR when constructed), it goes with ours.
+ */
+export function ownMiniflare(options: MiniflareOptions): Miniflare {
   const folder = mkdtempSync(join(tmpdir(), 'movie-log-workerd-'))
   const systemTemp = process.env.TMPDIR
   process.env.TMPDIR = folder
   let mf: Miniflare
   try {
-    mf = createMiniflare(workers)
+    mf = new Miniflare(options)
   } finally {
     if (systemTemp === undefined) delete process.env.TMPDIR
     else process.env.TMPDIR = systemTemp
   }
-  const url = await mf.ready
-  return {
-    mf,
-    origin: url.origin,
-    close: async () => {
-      await mf.dispose()
+  const dispose = mf.dispose.bind(mf)
+  mf.dispose = async () => {
+    try {
+      await dispose()
+    } finally {
       rmSync(folder, { recursive: true, force: true })
-    },
+    }
   }
+  return mf
 }
 
-function createMiniflare(workers: WorkerSpec[]): Miniflare {
-  return new Miniflare({
+function miniflareOptions(workers: WorkerSpec[]): MiniflareOptions {
+  return {
     host: '127.0.0.1',
     port: 0,
     // Miniflare otherwise fetches request.cf from the internet.
@@ -112,5 +121,5 @@ function createMiniflare(workers: WorkerSpec[]): Miniflare {
       d1Databases: d1 ?? [],
       serviceBindings: services ?? {},
     })),
-  })
+  }
 }

@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { Miniflare } from 'miniflare'
+import type { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ownMiniflare } from './_worker'
 
 const ENTRY = fileURLToPath(new URL('./fixtures/d1-watch-worker.ts', import.meta.url))
 
@@ -19,7 +20,7 @@ describe('D1 driver in a Worker (workerd)', () => {
       platform: 'neutral',
       write: false,
     })
-    miniflare = new Miniflare({
+    miniflare = ownMiniflare({
       modules: true,
       script: bundled.outputFiles[0]?.text as string,
       d1Databases: ['DB'],

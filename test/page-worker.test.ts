@@ -5,10 +5,11 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { Miniflare } from 'miniflare'
+import type { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CONTENT_SECURITY_POLICY } from '../src/page/serve'
 import { tempFolders } from './_temp'
+import { ownMiniflare } from './_worker'
 import { WRANGLER_BUNDLE } from './_wrangler'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -36,7 +37,7 @@ export default { fetch: (r) => (new URL(r.url).pathname.startsWith('/movies') ? 
   })
   const path = join(app, 'bundle.js')
   writeFileSync(path, bundled.outputFiles?.[0]?.text ?? '')
-  worker = new Miniflare({
+  worker = ownMiniflare({
     modulesRoot: app,
     modules: [{ type: 'ESModule', path }],
     compatibilityDate: '2026-04-26',

@@ -1,7 +1,8 @@
 import { build } from 'esbuild'
-import { Miniflare } from 'miniflare'
+import type { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Delivery, FINISHED, fixture, plexDelivery, requestInit } from '../_scrobble'
+import { ownMiniflare } from '../_worker'
 import { WRANGLER_BUNDLE } from '../_wrangler'
 
 // The scrobble route on Cloudflare's runtime (workerd, through Miniflare): the web handler
@@ -22,7 +23,7 @@ describe('scrobbles on workerd', () => {
   let worker: Miniflare
 
   beforeAll(async () => {
-    worker = new Miniflare({
+    worker = ownMiniflare({
       // One explicit module: Miniflare's own import scan stops at the core's optional import().
       modules: [{ type: 'ESModule', path: 'worker.mjs', contents: await workerScript() }],
       compatibilityDate: '2026-04-26',

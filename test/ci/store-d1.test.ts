@@ -1,8 +1,8 @@
 // Issue 35: the D1 driver on Miniflare's local D1, through the suites the SQLite file passes:
 // the store suite (pages, dates, edits and deletes, failures, the model), the watch suite and
 // the change history. CI's: every statement is a round trip to workerd (about 20 ms here), so
-// the 2,200 adds past the history's bound take a minute. `npm test` runs the driver suite on
-// D1 (test/store-d1.test.ts).
+// the 2,200 adds past the history's bound take a minute. The driver suite on D1 is
+// test/ci/d1-driver.test.ts.
 import { vi } from 'vitest'
 import { openD1Driver } from '../../src/drivers/d1'
 import { describeChangeSuite } from '../_change-conformance'

@@ -1,14 +1,14 @@
 // Issue 35: the D1 driver on Miniflare's local D1 (workerd): the driver suite, what D1 refuses of
 // SQLite, its failures, and the watch's poll. The store, watch, owner and change-history suites
-// on D1 are CI's (test/ci/store-d1.test.ts: each statement is a round trip to workerd).
+// on D1 are in test/ci/store-d1.test.ts. CI's, as workerd is another runtime.
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { Movie } from '../src/core/movie'
-import { classifyD1Failure, type D1DatabaseLike, openD1Driver } from '../src/drivers/d1'
-import { wakes } from './_change-conformance'
-import { localD1 } from './_d1'
-import { describeDriverSuite } from './_driver-suite'
-import { aMovie } from './_movies'
+import type { Movie } from '../../src/core/movie'
+import { classifyD1Failure, type D1DatabaseLike, openD1Driver } from '../../src/drivers/d1'
+import { wakes } from '../_change-conformance'
+import { localD1 } from '../_d1'
+import { describeDriverSuite } from '../_driver-suite'
+import { aMovie } from '../_movies'
 
 const { binding } = localD1()
 const aStoredMovie = () => ({ ...aMovie(), notes: '', id: randomUUID() }) as Movie
