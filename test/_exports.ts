@@ -21,12 +21,23 @@ export const ENTRIES = {
 /** Every name an entry exports, values and types alike, sorted. */
 export function exportedNames(): Record<keyof typeof ENTRIES, string[]> {
   const files = Object.values(ENTRIES).map((file) => ROOT + file)
-  const program = ts.createProgram(files, {
+  const options: ts.CompilerOptions = {
     module: ts.ModuleKind.Preserve,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     experimentalDecorators: true,
     noEmit: true,
-  })
+    noLib: true,
+    types: [],
+  }
+  // The entries' own names are all that is read: the dependencies' declarations, the larger
+  // part of the parse, are read as empty files.
+  const host = ts.createCompilerHost(options)
+  const readSource = host.getSourceFile.bind(host)
+  host.getSourceFile = (name, language, ...rest) =>
+    name.includes('/node_modules/')
+      ? ts.createSourceFile(name, '', language)
+      : readSource(name, language, ...rest)
+  const program = ts.createProgram(files, options, host)
   const checker = program.getTypeChecker()
   const names = {} as Record<keyof typeof ENTRIES, string[]>
   for (const [entry, file] of Object.entries(ENTRIES)) {
