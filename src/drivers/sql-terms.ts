@@ -34,6 +34,8 @@ export function termsSchema(dialect: SqlDialect): string[] {
     `CREATE TABLE IF NOT EXISTS ${TALLIES} (namespace ${text}, owner ${text}, key ${text}, n ${integer}, PRIMARY KEY (namespace, owner, key))`,
     `CREATE TABLE IF NOT EXISTS ${REPEATS} (namespace ${text}, owner ${text}, link ${text}, month ${text}, title ${text}, n ${integer}, PRIMARY KEY (namespace, owner, link, month, title))`,
     `CREATE INDEX IF NOT EXISTS ${REPEATS}_seen ON ${REPEATS} (namespace, owner, month, n)`,
+    // A link's screenings with their counts: `repeats` reads them from the index alone.
+    `CREATE INDEX IF NOT EXISTS ${REPEATS}_counts ON ${REPEATS} (namespace, owner, link, month, title, n)`,
     // The rows an older movie-log wrote, found at once (an index of those alone).
     `CREATE INDEX IF NOT EXISTS ${MOVIES}_unindexed ON ${MOVIES} (namespace) WHERE terms IS NULL`,
     // A movie's words: whether it holds one (a search's other words), and a trigger's deletes.
