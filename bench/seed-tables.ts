@@ -77,6 +77,7 @@ export async function seedSqlOwners(
         'movie_log_words',
         'movie_log_tallies',
         'movie_log_repeats',
+        'movie_log_rollup',
       ]) {
         await run.query(`ANALYZE ${table}`, [])
       }
@@ -93,7 +94,8 @@ export async function clearSqlNamespace(storeUrl: string, namespace: string): Pr
   try {
     await run.query('DELETE FROM movie_log_movies WHERE namespace = $1', [namespace])
     await run.query('DELETE FROM movie_log_records WHERE namespace = $1', [namespace])
-    for (const table of ['movie_log_words', 'movie_log_tallies', 'movie_log_repeats']) {
+    const tables = ['movie_log_words', 'movie_log_tallies', 'movie_log_repeats', 'movie_log_rollup']
+    for (const table of tables) {
       await run.query(`DELETE FROM ${table} WHERE namespace = $1`, [namespace])
     }
   } finally {

@@ -239,6 +239,17 @@ export function describeSearchSuite({ openLog }: StoreSuiteContext): void {
         .map((m) => (m.id === moved.id ? moved : m))
         .filter((m) => m.id !== added[8]?.id)
       expect(await log.stats()).toEqual(expectedStats(now))
+      // Whole years (rolled up), the months either side, and both.
+      for (const [from, to] of [
+        ['2019', '2024'],
+        ['2023-12', '2025-01'],
+        ['2019-06', '2024-05'],
+        ['2024-02', '2024-12'],
+      ] as const) {
+        expect(await log.stats({ from, to })).toEqual(
+          expectedStats(now, `${from}-01`.slice(0, 7), `${to}-12`.slice(0, 7)),
+        )
+      }
       for (const movie of now) await log.deleteMovie(movie.id)
       expect(await log.stats()).toEqual(expectedStats([]))
     })

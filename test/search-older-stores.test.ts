@@ -11,23 +11,29 @@ import { tempFolders } from './_temp'
 // on the first search or count, then kept by the triggers like any other.
 const tempFolder = tempFolders()
 
-it('counts the movies an older movie-log wrote, on the first search, once', async () => {
+/** A log with the corpus on a new file, and the file altered by `alter` as an older version left it. */
+async function olderFile(alter: (run: (sql: string) => Promise<void>) => Promise<void>) {
   const path = join(tempFolder('movie-log-older-'), 'movies.sqlite')
   const url = `sqlite://${path}`
   const namespace = `older-${randomUUID()}`
   const log = createMovieLog(url, { namespace })
   const added = await addCorpus(log)
-  // As the older version left them: the same rows, no terms, nothing counted.
   const db = new sqlite3.Database(path)
-  const run = (sql: string, values: unknown[] = []) =>
-    new Promise<void>((done, fail) =>
-      db.run(sql, values, (error) => (error ? fail(error) : done())),
-    )
-  await run('UPDATE movie_log_movies SET terms = NULL')
-  for (const table of ['movie_log_words', 'movie_log_tallies', 'movie_log_repeats']) {
-    await run(`DELETE FROM ${table}`)
-  }
+  const run = (sql: string) =>
+    new Promise<void>((done, fail) => db.run(sql, (error) => (error ? fail(error) : done())))
+  await alter(run)
   await new Promise((done) => db.close(done))
+  return { url, namespace, log, added }
+}
+
+it('counts the movies an older movie-log wrote, on the first search, once', async () => {
+  // As the older version left them: the same rows, no terms, nothing counted.
+  const { url, namespace, log, added } = await olderFile(async (run) => {
+    await run('UPDATE movie_log_movies SET terms = NULL')
+    for (const table of ['movie_log_words', 'movie_log_tallies', 'movie_log_repeats']) {
+      await run(`DELETE FROM ${table}`)
+    }
+  })
   await log.close()
 
   const later = createMovieLog(url, { namespace })
@@ -39,6 +45,30 @@ it('counts the movies an older movie-log wrote, on the first search, once', asyn
   await later.deleteMovie(added[0]!.id)
   const again = createMovieLog(url, { namespace })
   expect(await again.stats()).toEqual(expectedStats(added.slice(1)))
+  await Promise.all([later.close(), again.close()])
+  const driver = await openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 })
+  await driver.drop('').finally(() => driver.close())
+})
+
+it('rolls up the counters of a store made before the yearly rollup, once, on open', async () => {
+  // As the version before the rollup left the file: counters, no rollup table nor its triggers.
+  const { url, namespace, log, added } = await olderFile(async (run) => {
+    for (const event of ['insert', 'update', 'delete']) {
+      await run(`DROP TRIGGER movie_log_rollup_${event}`)
+    }
+    await run('DROP TABLE movie_log_rollup')
+  })
+  await log.close()
+
+  const later = createMovieLog(url, { namespace })
+  expect(await later.stats()).toEqual(expectedStats(added))
+  expect(await later.stats({ from: '2024', to: '2024' })).toEqual(
+    expectedStats(added, '2024-01', '2024-12'),
+  )
+  // Filled once: another opener adds nothing, and writes go on counting.
+  const again = createMovieLog(url, { namespace })
+  await again.deleteMovie(added[0]!.id)
+  expect(await later.stats()).toEqual(expectedStats(added.slice(1)))
   await Promise.all([later.close(), again.close()])
   const driver = await openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 })
   await driver.drop('').finally(() => driver.close())

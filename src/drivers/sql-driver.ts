@@ -4,6 +4,7 @@ import type { StoreFailure } from '../core/store-failure'
 import { termsOf } from '../core/tallies'
 import { afterPrefix } from '../core/words'
 import { createMovieCache } from './movie-cache'
+import { rollupRanges } from './sql-rollup'
 import { type SqlDialect, type SqlStatements, sqlStatements } from './sql-statements'
 import { createWatchers, type WakeHub, type WakeSource } from './watchers'
 
@@ -191,9 +192,11 @@ export function createSqlDriver(
       },
       tallies: async (from, to) => {
         await indexed()
-        // '}' follows '|', so every key of the month `to` sorts before `to}`.
-        const months = await run(sql.terms.months, from, `${to}}`)
-        const kinds = await run(sql.terms.kinds, from, `${to}}`)
+        // Whole years from the rollup, the months either side from the month counters.
+        const ranges = rollupRanges(from, to)
+        const months = await run(sql.terms.months, from, to)
+        const kinds = ranges.years ? await run(sql.terms.years, ...ranges.years) : []
+        for (const bounds of ranges.months) kinds.push(...(await run(sql.terms.kinds, ...bounds)))
         const repeats = await run(sql.terms.repeats, from, to)
         return {
           counts: [],

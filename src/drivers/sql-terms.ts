@@ -15,6 +15,8 @@
  * PostgreSQL writers touching the same counters lock them in one order (no deadlock). A row
  * written before these tables (terms NULL) is given its terms by `backfill` on first use.
  */
+import { ROLLUP_READS, rollupSchema, rollupStatements } from './sql-rollup'
+
 // The dialects of sql-statements.ts (named here too: that file builds on this one).
 type SqlDialect = 'sqlite' | 'postgres'
 
@@ -32,6 +34,8 @@ export function termsSchema(dialect: SqlDialect): string[] {
     `CREATE TABLE IF NOT EXISTS ${TALLIES} (namespace ${text}, owner ${text}, key ${text}, n ${integer}, PRIMARY KEY (namespace, owner, key))`,
     `CREATE TABLE IF NOT EXISTS ${REPEATS} (namespace ${text}, owner ${text}, link ${text}, month ${text}, title ${text}, n ${integer}, PRIMARY KEY (namespace, owner, link, month, title))`,
     `CREATE INDEX IF NOT EXISTS ${REPEATS}_seen ON ${REPEATS} (namespace, owner, month, n)`,
+    // A link's screenings with their counts: `repeats` reads them from the index alone.
+    `CREATE INDEX IF NOT EXISTS ${REPEATS}_counts ON ${REPEATS} (namespace, owner, link, month, title, n)`,
     // The rows an older movie-log wrote, found at once (an index of those alone).
     `CREATE INDEX IF NOT EXISTS ${MOVIES}_unindexed ON ${MOVIES} (namespace) WHERE terms IS NULL`,
     // A movie's words: whether it holds one (a search's other words), and a trigger's deletes.
@@ -49,6 +53,7 @@ END`
       trigger('INSERT', 'added', false, true),
       trigger('UPDATE', 'updated', true, true),
       trigger('DELETE', 'deleted', true, false),
+      ...rollupSchema(dialect),
     ]
   }
   return [
@@ -73,6 +78,7 @@ $fn$`,
       FOR EACH ROW EXECUTE FUNCTION movie_log_terms_count();
   END IF;
 END $do$`,
+    ...rollupSchema(dialect),
   ]
 }
 
@@ -123,6 +129,10 @@ function countStatements(dialect: SqlDialect, old: boolean, added: boolean): str
   }
   statements.push(
     `INSERT INTO ${TALLIES} (namespace, owner, key, n) SELECT ${row}.namespace, ${row}.owner, key, sum(d) FROM (${tallies.join(' UNION ALL ')}) AS c WHERE true GROUP BY key ORDER BY key ON CONFLICT (namespace, owner, key) DO UPDATE SET n = ${TALLIES}.n + excluded.n`,
+    // PostgreSQL's rollup (sql-rollup.ts) in the same function; SQLite's are triggers of their own.
+    ...(dialect === 'postgres'
+      ? rollupStatements(tallies.join(' UNION ALL '), row, old && list('OLD', 'tallies'))
+      : []),
     `INSERT INTO ${REPEATS} (namespace, owner, link, month, title, n) SELECT ${row}.namespace, ${row}.owner, link, month, title, sum(d) FROM (${repeats.join(' UNION ALL ')}) AS c WHERE true GROUP BY link, month, title ORDER BY link, month, title ON CONFLICT (namespace, owner, link, month, title) DO UPDATE SET n = ${REPEATS}.n + excluded.n`,
   )
   if (old) {
@@ -138,9 +148,11 @@ function countStatements(dialect: SqlDialect, old: boolean, added: boolean): str
 export interface TermsStatements {
   /** A search with `whole` whole words ($3...), then the prefix's bounds, then the limit. */
   search(whole: number): string
-  /** $3 first month, $4 the key after the last month's: each month's total, between. */
+  /** $3 first month, $4 last: each month's total, from the rollup (sql-rollup.ts). */
   months: string
-  /** The same bounds: each `kind|value` counter summed over the months between. */
+  /** $3 `YYYY|`, $4 `YYYY}`: each `kind|value` counter over those whole years, from the rollup. */
+  years: string
+  /** $3 first month, $4 the key after the last month's: each `kind|value` counter summed over the months between. */
   kinds: string
   /** $3 first month, $4 last: the screenings by title of the links screened more than once in all. */
   repeats: string
@@ -171,13 +183,17 @@ export function termsStatements(): TermsStatements {
       }
       return `${sql} LIMIT $${5 + whole}`
     },
+    months: ROLLUP_READS.months,
+    years: ROLLUP_READS.years,
     // Summed here: a range of the key, a few hundred rows sent for thousands read.
-    months: `SELECT substr(key, 1, 7) AS month, sum(n) AS n FROM ${TALLIES} WHERE ${owned} AND key >= $3 AND key < $4 AND substr(key, 9, 1) = 'w' GROUP BY substr(key, 1, 7)`,
     kinds: `SELECT substr(key, 9) AS kind, sum(n) AS n FROM ${TALLIES} WHERE ${owned} AND key >= $3 AND key < $4 GROUP BY substr(key, 9)`,
     // From the links screened more than once (a range of the (month, n) index), each one's
     // months a range of the key, summed by title: never a read of every link's screenings.
     repeats: `SELECT r.link, r.title, sum(r.n) AS n FROM (SELECT link FROM ${REPEATS} WHERE ${owned} AND month = '' AND n > 1) AS c CROSS JOIN ${REPEATS} AS r WHERE r.namespace = $1 AND r.owner = $2 AND r.link = c.link AND r.month >= $3 AND r.month <= $4 GROUP BY r.link, r.title`,
-    drop: [WORDS, TALLIES, REPEATS].map((table) => `DELETE FROM ${table} WHERE ${owned}`),
+    drop: [
+      ...[WORDS, TALLIES, REPEATS].map((table) => `DELETE FROM ${table} WHERE ${owned}`),
+      ROLLUP_READS.drop,
+    ],
     unindexed: `SELECT owner, id, movie FROM ${MOVIES} WHERE namespace = $1 AND terms IS NULL LIMIT $2`,
     index: `UPDATE ${MOVIES} SET terms = $5 WHERE ${owned} AND id = $3 AND movie = $4 AND terms IS NULL`,
   }
