@@ -11,9 +11,8 @@
  * (`throughput`: the solo and paired runs alone, printed).
  */
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus, tmpdir, totalmem } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
 import { type ClusterRow, clusterReport, clusterRun } from './cluster'
 import { type ColdStartRow, coldStart, coldStartReport, coldStartTarget } from './cold-start'
 import { type LiveResult, liveReport, liveRun } from './live'
@@ -21,9 +20,10 @@ import { load, loadTool } from './load'
 import { median } from './median'
 import { type PairedRun, pairedRun, pairedRunsAvailable } from './paired'
 import { pinning } from './pinning'
-import { SERVE, startRedis, startTarget, type Target } from './processes'
+import type { Target } from './processes'
 import { SCALE_PAGES, type ScaleRow, scaleRun } from './scale'
 import { MOVIE, seedOverHttp } from './seed'
+import { startRound } from './targets'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 // An even number of rounds: the paired runs' starting order alternates by round.
@@ -48,31 +48,15 @@ async function throughput(): Promise<{ samples: Samples; paired: Paired }> {
   // percent in CPU time per request for as long as they live (two copies of one server loaded
   // together: 5%, then 2%); a median over rounds of one launch each is a median over launches.
   for (let round = 1; round <= ROUNDS; round++) {
-    const redis = await startRedis()
-    const targets: Target[] = []
-    let folder: string | undefined
+    const { targets, redisPid, stop } = await startRound(log)
     try {
-      folder = mkdtempSync(join(tmpdir(), 'movie-log-bench-'))
-      const sqlite = `sqlite://${join(folder, 'movies.sqlite')}`
-      // One at a time, each listed as soon as it runs: a failed start still stops the others.
-      targets.push(await startTarget('bare h3', ['bench/bare-h3.ts'], {}))
-      targets.push(await startTarget('hono', ['bench/bare-hono.ts'], {}))
-      targets.push(
-        await startTarget('movie-log memory', SERVE, {
-          MOVIE_LOG_STORE: 'memory://',
-        }),
-      )
-      targets.push(await startTarget('movie-log SQLite', SERVE, { MOVIE_LOG_STORE: sqlite }))
-      targets.push(await startTarget('movie-log Redis', SERVE, { MOVIE_LOG_STORE: redis.url }))
       for (const target of targets) await seedOverHttp(target.url, 100)
       // GET first, on 100 movies each; POST after, since every POST adds one.
       for (const method of ['GET', 'POST'] as const) {
-        await measureRound(round, method, targets, redis.pid, samples, paired)
+        await measureRound(round, method, targets, redisPid, samples, paired)
       }
     } finally {
-      await Promise.all(targets.map((target) => target.stop()))
-      await redis.stop()
-      if (folder) rmSync(folder, { recursive: true, force: true })
+      await stop()
     }
   }
   return { samples, paired }

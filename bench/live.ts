@@ -12,11 +12,10 @@ import { createServer } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { loadavg } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import pg from 'pg'
 import { toNodeHandler } from '../adapters/node'
 import { createMovieLog } from '../src/index'
 import { aMovie } from '../test/_movies'
-import { freePort, rssMiB, startRedis, waitForPort } from './processes'
+import { freePort, rssMiB, startPostgres, startRedis, waitForPort } from './processes'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const ADDS = Number(process.env.LIVE_ADDS ?? 50)
@@ -182,22 +181,6 @@ async function idleMemory() {
   }
 }
 
-async function postgresDatabase() {
-  const name = `movie_log_bench_live_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: ADMIN })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  const url = new URL(ADMIN)
-  url.pathname = `/${name}`
-  return {
-    url: url.href,
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await admin.end()
-    },
-  }
-}
-
 type Latencies = Awaited<ReturnType<typeof latencies>>
 
 export interface LiveRow extends Latencies {
@@ -248,7 +231,7 @@ export async function liveRun(log: (line: string) => void = console.error): Prom
     await redis.stop()
   }
 
-  const postgres = await postgresDatabase().catch((error: unknown) => {
+  const postgres = await startPostgres(ADMIN).catch((error: unknown) => {
     log(`live: PostgreSQL skipped: ${(error as Error).message}`)
     return undefined
   })

@@ -1,9 +1,13 @@
 /** Server processes for the benchmark, each on its own port, started and stopped by the run. */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 import { onCpu, SERVER_CPU } from './pinning'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -28,14 +32,67 @@ export function freePort(): Promise<number> {
 }
 
 /** Runs a TypeScript file (`SERVE`, the bare h3 server) with its arguments; waits for its port. */
-export async function startTarget(
+export function startTarget(
   name: string,
   script: string[],
   env: Record<string, string>,
 ): Promise<Target> {
+  return startServer(name, process.execPath, ['--import', 'tsx', ...script], env)
+}
+
+/** The Node 24 that CI caches: json-server 1.0 beta needs Node 22.12 or later. */
+export function node24(): string | undefined {
+  const root = join(homedir(), '.cache', 'movie-log-ci', 'node')
+  const found = readdirOrEmpty(root).find((version) => version.startsWith('v24.'))
+  const binary = found && join(root, found, 'bin', 'node')
+  return binary && existsSync(binary) ? binary : undefined
+}
+
+function readdirOrEmpty(folder: string): string[] {
+  try {
+    return readdirSync(folder)
+  } catch {
+    return []
+  }
+}
+
+/** json-server 1.0 beta on a db.json with an empty `movies` collection, in `folder`. */
+export function startJsonServer(folder: string, node: string): Promise<Target> {
+  const db = join(folder, 'db.json')
+  writeFileSync(db, JSON.stringify({ movies: [] }))
+  const bin = join(ROOT, 'node_modules', 'json-server', 'lib', 'bin.js')
+  return startServer('json-server', node, [bin, db], {}, (port) => ['--port', String(port)])
+}
+
+/** A PostgreSQL database of the run's own, dropped after. */
+export async function startPostgres(
+  admin: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `movie_log_bench_${randomBytes(4).toString('hex')}`
+  const client = new pg.Client({ connectionString: admin })
+  await client.connect()
+  await client.query(`CREATE DATABASE ${name}`)
+  const url = new URL(admin)
+  url.pathname = `/${name}`
+  return {
+    url: url.href,
+    drop: async () => {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await client.end()
+    },
+  }
+}
+
+async function startServer(
+  name: string,
+  executable: string,
+  argv: string[],
+  env: Record<string, string>,
+  portArgs: (port: number) => string[] = () => [],
+): Promise<Target> {
   const port = await freePort()
   // taskset execs the command: the child's pid is the server's.
-  const [command, args] = onCpu(SERVER_CPU, process.execPath, ['--import', 'tsx', ...script])
+  const [command, args] = onCpu(SERVER_CPU, executable, [...argv, ...portArgs(port)])
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },

@@ -7,6 +7,7 @@ import { addOnce } from './idempotency'
 import { registerImportTarget } from './import-target'
 import { type ListMoviesOptions, listPage, type MoviePage } from './listing'
 import { type Movie, type NewMovie, parseNewMovie } from './movie'
+import { createPageCache, type PageCache } from './page-cache'
 import { createSharedWatchSources } from './shared-changes'
 import { type MovieStats, readStats, type StatsOptions } from './stats'
 import {
@@ -180,6 +181,18 @@ export class LogContext {
   ) {}
 
   private sharedSources?: (owner: string, log: ChangeReader) => WatchSource
+  private pageCache?: PageCache
+
+  /**
+   * The pages kept for every log on this store; none on a store whose change history holds
+   * within one process only (the scan over a plain keyv store): another process's write would
+   * not move the version a page is checked against.
+   */
+  pages(): PageCache | undefined {
+    if (!this.store.atomic) return undefined
+    this.pageCache ??= createPageCache()
+    return this.pageCache
+  }
 
   /** One owner's log: a driver view and this context, nothing opened or kept. */
   log(owner: string): MovieLog {
@@ -230,8 +243,16 @@ class MovieLogService implements MovieLog {
     return added
   }
 
-  listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
-    return listPage(this.store, options)
+  async listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
+    const pages = this.context.pages()
+    if (!pages || options.limit === undefined) return listPage(this.store, options)
+    // The version first, then the page: a page is never kept under a version newer than it.
+    const version = await this.store.latestChange()
+    // A log with no history (an older store's) has no version to check a page against.
+    if (version === undefined) return listPage(this.store, options)
+    const kept = pages.get(this.owner, options, version)
+    if (kept) return kept
+    return pages.keep(this.owner, options, version, await listPage(this.store, options))
   }
 
   async getMovie(id: string): Promise<Movie | undefined> {

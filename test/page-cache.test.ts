@@ -1,0 +1,150 @@
+// Issue 36 item 3: a page of a log that has not changed is served from a cache, checked against
+// the log's version (its latest change) on every read, so a write acknowledged through one
+// driver is seen by the very next read through another driver on the same store.
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { StoreDriver } from '../src/core/driver'
+import { createUuidV7Generator } from '../src/core/id'
+import { LogContext, type MovieLog } from '../src/core/movie-log'
+import { createPageCache } from '../src/core/page-cache'
+import { memory } from '../src/drivers/memory'
+import { openPostgresDriver } from '../src/drivers/postgres'
+import { openRedisDriver } from '../src/drivers/redis'
+import { openSqliteDriver } from '../src/drivers/sqlite'
+import { aMovie } from './_movies'
+import { tempFolders } from './_temp'
+
+const tempFolder = tempFolders()
+const options = (namespace: string) => ({ namespace, connectTimeoutMs: 1000 })
+
+/** Two drivers on one store, as two processes would open it. */
+const stores: [string, (namespace: string) => Promise<StoreDriver>, boolean][] = [
+  [
+    'memory',
+    (() => {
+      const map = new Map()
+      return (namespace: string) => memory(map).open(options(namespace))
+    })(),
+    true,
+  ],
+  [
+    'SQLite',
+    (() => {
+      let file: string | undefined
+      return (namespace: string) => {
+        file ??= join(tempFolder('movie-log-page-cache-'), 'movies.sqlite')
+        return openSqliteDriver(`sqlite://${file}`, options(namespace))
+      }
+    })(),
+    true,
+  ],
+  [
+    'PostgreSQL',
+    (namespace) => openPostgresDriver(process.env.POSTGRES_URL as string, options(namespace)),
+    Boolean(process.env.POSTGRES_URL),
+  ],
+  [
+    'Redis',
+    (namespace) => openRedisDriver(process.env.REDIS_URL as string, options(namespace)),
+    Boolean(process.env.REDIS_URL),
+  ],
+]
+
+const cleanups: (() => Promise<unknown>)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+/** A driver whose page reads (listAfter, listByDate) are counted. */
+function counted(driver: StoreDriver): { driver: StoreDriver; reads: () => number } {
+  let reads = 0
+  const log = (owner: string) => {
+    const inner = driver.log(owner)
+    return {
+      ...inner,
+      listAfter: (after: string | undefined, limit: number) => {
+        reads += 1
+        return inner.listAfter(after, limit)
+      },
+      listByDate: (query: Parameters<typeof inner.listByDate>[0], limit: number) => {
+        reads += 1
+        return inner.listByDate(query, limit)
+      },
+    }
+  }
+  return { driver: Object.assign(Object.create(driver), { log }), reads: () => reads }
+}
+
+const logOn = (driver: StoreDriver, owner: string): MovieLog =>
+  new LogContext(driver, createUuidV7Generator(), Date.now, {
+    storeTimeoutMs: 5000,
+    customIds: false,
+  }).log(owner)
+
+for (const [name, open, available] of stores) {
+  describe.skipIf(!available)(`page cache on ${name}`, () => {
+    const twoDrivers = async () => {
+      const namespace = `test-page-cache-${randomUUID()}`
+      const [one, other] = [await open(namespace), await open(namespace)]
+      cleanups.push(async () => {
+        for (const owner of ['alice', 'bob']) await one.drop(owner)
+        await one.close()
+        await other.close()
+      })
+      return { writer: counted(one), reader: counted(other) }
+    }
+
+    it('serves an unchanged page without a page query, and never an old one after a write through another driver', async () => {
+      const { writer, reader } = await twoDrivers()
+      const [writing, reading] = [logOn(writer.driver, 'alice'), logOn(reader.driver, 'alice')]
+      const first = await writing.addMovie(aMovie({ title: 'Heat' }))
+      const titles = async () =>
+        (await reading.listMovies({ limit: 10 })).movies.map((movie) => movie.title)
+      expect(await titles()).toEqual(['Heat'])
+      const read = reader.reads()
+      expect(await titles()).toEqual(['Heat'])
+      expect(reader.reads()).toBe(read)
+      // Each write acknowledged by the writer is seen by the reader's very next read.
+      await writing.addMovie(aMovie({ title: 'Ran' }))
+      expect(await titles()).toEqual(['Heat', 'Ran'])
+      await writing.updateMovie(first.id, { title: 'Heat (1995)' })
+      expect(await titles()).toEqual(['Heat (1995)', 'Ran'])
+      await writing.deleteMovie(first.id)
+      expect(await titles()).toEqual(['Ran'])
+      const sorted = async () =>
+        (await reading.listMovies({ limit: 10, sort: '-screenedDate' })).movies.map(
+          (movie) => movie.title,
+        )
+      expect(await sorted()).toEqual(['Ran'])
+      await writing.addMovie(aMovie({ title: 'Ikiru', screenedDate: '2025-01-01T20:00:00.000' }))
+      expect(await sorted()).toEqual(['Ikiru', 'Ran'])
+    })
+
+    it('keeps each owner its own pages', async () => {
+      const { reader } = await twoDrivers()
+      const [alice, bob] = [logOn(reader.driver, 'alice'), logOn(reader.driver, 'bob')]
+      await alice.addMovie(aMovie({ title: 'Heat' }))
+      await bob.addMovie(aMovie({ title: 'Ran' }))
+      expect((await alice.listMovies({ limit: 5 })).movies.map((movie) => movie.title)).toEqual([
+        'Heat',
+      ])
+      expect((await bob.listMovies({ limit: 5 })).movies.map((movie) => movie.title)).toEqual([
+        'Ran',
+      ])
+      // A caller changing its page changes no one else's.
+      const page = await alice.listMovies({ limit: 5 })
+      page.movies.length = 0
+      expect((await alice.listMovies({ limit: 5 })).movies).toHaveLength(1)
+    })
+  })
+}
+
+it('never serves one owner a page kept for another at the same version (Redis change ids of two logs can be equal)', () => {
+  const pages = createPageCache()
+  const movies = [Object.freeze({ ...aMovie(), id: 'a' })] as never
+  pages.keep('alice', { limit: 5 }, '1-0', { movies, nextCursor: null })
+  expect(pages.get('bob', { limit: 5 }, '1-0')).toBeUndefined()
+  expect(pages.get('alice', { limit: 5 }, '1-0')?.movies).toEqual(movies)
+  expect(pages.get('alice', { limit: 5 }, '2-0')).toBeUndefined()
+})
