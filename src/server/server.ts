@@ -125,7 +125,9 @@ export async function startServer(
   const people = config.users ? `, a household of ${config.users.length}` : ''
   // The API's URL first (what scripts read), then the page's, for the person who started it.
   const page = new URL('/', listener.url).href
-  log(`movie-log listening on ${url} (store: ${redact(config.storeUrl)}${people}), the diary at ${page}`)
+  log(
+    `movie-log listening on ${url} (store: ${redact(config.storeUrl)}${people}), the diary at ${page}`,
+  )
   return {
     url,
     close: async () => {
