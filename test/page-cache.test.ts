@@ -148,3 +148,23 @@ it('never serves one owner a page kept for another at the same version (Redis ch
   expect(pages.get('alice', { limit: 5 }, '1-0')?.movies).toEqual(movies)
   expect(pages.get('alice', { limit: 5 }, '2-0')).toBeUndefined()
 })
+
+it('refuses bad options before it asks the store anything: a 400, not a 503, on a store that is down', async () => {
+  const driver = await memory(new Map()).open(options('test-page-cache-refused'))
+  const down = () => Promise.reject(new Error('the store must not be asked'))
+  const failing = Object.assign(Object.create(driver), {
+    log: (owner: string) => ({ ...driver.log(owner), latestChange: down, listAfter: down }),
+  })
+  const log = logOn(failing, 'alice')
+  for (const [bad, path] of [
+    [{ limit: 0 }, 'limit'],
+    [{ limit: 5, cursor: 'forged' }, 'cursor'],
+    [{ limit: 5, q: 7 }, 'q'],
+  ] as const) {
+    await expect(log.listMovies(bad as never)).rejects.toMatchObject({
+      name: 'InvalidPageRequestError',
+      issues: [expect.objectContaining({ path })],
+    })
+  }
+  await expect(log.listMovies({ limit: 5 })).rejects.toThrow()
+})

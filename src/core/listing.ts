@@ -50,6 +50,18 @@ export interface MoviePage {
 
 /** One page of a listing, or every movie of it without `limit`. */
 export async function listPage(driver: LogDriver, options: ListMoviesOptions): Promise<MoviePage> {
+  return readPage(driver, checkPageRequest(options))
+}
+
+/** A listing's options, checked: what `readPage` reads. */
+export interface PageRequest {
+  limit: number | undefined
+  listing: Listing
+  after: Position | undefined
+}
+
+/** Checks a listing's options before any read; an `InvalidPageRequestError` names each bad one. */
+export function checkPageRequest(options: ListMoviesOptions): PageRequest {
   const { limit, cursor } = options
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {
     throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
@@ -65,7 +77,12 @@ export async function listPage(driver: LogDriver, options: ListMoviesOptions): P
       },
     ])
   }
-  const listing = after?.listing ?? asked
+  return { limit, listing: after?.listing ?? asked, after }
+}
+
+/** The page a checked request names. */
+export async function readPage(driver: LogDriver, request: PageRequest): Promise<MoviePage> {
+  const { limit, listing, after } = request
   // One extra movie tells whether another page follows without a second query.
   const movies = await read(driver, listing, after, limit === undefined ? Infinity : limit + 1)
   if (limit === undefined || movies.length <= limit) return { movies, nextCursor: null }

@@ -5,7 +5,7 @@ import { guardLog } from './guard'
 import type { Clock, IdGenerator } from './id'
 import { addOnce } from './idempotency'
 import { registerImportTarget } from './import-target'
-import { type ListMoviesOptions, listPage, type MoviePage } from './listing'
+import { checkPageRequest, type ListMoviesOptions, type MoviePage, readPage } from './listing'
 import { type Movie, type NewMovie, parseNewMovie } from './movie'
 import { createPageCache, type PageCache } from './page-cache'
 import { createSharedWatchSources } from './shared-changes'
@@ -244,15 +244,17 @@ class MovieLogService implements MovieLog {
   }
 
   async listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
+    // Bad options are refused before the store is asked anything, cache or not.
+    const request = checkPageRequest(options)
     const pages = this.context.pages()
-    if (!pages || options.limit === undefined) return listPage(this.store, options)
+    if (!pages || options.limit === undefined) return readPage(this.store, request)
     // The version first, then the page: a page is never kept under a version newer than it.
     const version = await this.store.latestChange()
     // A log with no history (an older store's) has no version to check a page against.
-    if (version === undefined) return listPage(this.store, options)
+    if (version === undefined) return readPage(this.store, request)
     const kept = pages.get(this.owner, options, version)
     if (kept) return kept
-    return pages.keep(this.owner, options, version, await listPage(this.store, options))
+    return pages.keep(this.owner, options, version, await readPage(this.store, request))
   }
 
   async getMovie(id: string): Promise<Movie | undefined> {
