@@ -1,9 +1,8 @@
 /** Server processes for the benchmark, each on its own port, started and stopped by the run. */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
@@ -38,22 +37,6 @@ export function startTarget(
   env: Record<string, string>,
 ): Promise<Target> {
   return startServer(name, process.execPath, ['--import', 'tsx', ...script], env)
-}
-
-/** The Node 24 that CI caches: json-server 1.0 beta needs Node 22.12 or later. */
-export function node24(): string | undefined {
-  const root = join(homedir(), '.cache', 'movie-log-ci', 'node')
-  const found = readdirOrEmpty(root).find((version) => version.startsWith('v24.'))
-  const binary = found && join(root, found, 'bin', 'node')
-  return binary && existsSync(binary) ? binary : undefined
-}
-
-function readdirOrEmpty(folder: string): string[] {
-  try {
-    return readdirSync(folder)
-  } catch {
-    return []
-  }
 }
 
 /** json-server 1.0 beta on a db.json with an empty `movies` collection, in `folder`. */

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { nodeBinary } from '../.ci/node-lines'
 import {
-  node24,
   SERVE,
   startJsonServer,
   startPostgres,
@@ -52,7 +52,8 @@ export async function startRound(log: (line: string) => void): Promise<Round> {
       const store = { MOVIE_LOG_STORE: postgres.url }
       targets.push(await startTarget('movie-log PostgreSQL', SERVE, store))
     }
-    const node = node24()
+    // json-server 1.0 beta needs Node 22.12 or later: the Node 24 CI caches.
+    const node = nodeBinary('24')
     if (node) targets.push(await startJsonServer(folder, node))
     else log('no json-server target: no Node 24 in ~/.cache/movie-log-ci/node')
     return { targets, redisPid: redis.pid, stop }
