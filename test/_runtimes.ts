@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { createMovieLogClient } from 'movie-log/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkClient } from '../runtime-tests/client.ts'
-import { httpContract } from './_http-suite'
+import { httpContract, type RuntimeLimits } from './_http-suite'
 import { checkedAgainstDocument, type HttpTargetFactory } from './_http-targets'
 import { stop, watch } from './_processes'
 import { describeUnless } from './_services'
@@ -123,6 +123,8 @@ export interface ScriptRuntime {
   env: Record<string, string>
   /** Store URLs by name: memory and the runtime's natural store. */
   stores: [string, string][]
+  /** What its server does that the handler cannot change. */
+  limits?: RuntimeLimits
 }
 
 /**
@@ -147,7 +149,7 @@ export function describeScriptRuntime(
       })
       const origin = () => served().origin
       describe('HTTP contract', () =>
-        httpContract(`${name}, ${storeName}`, remoteTarget(origin), 'remote'))
+        httpContract(`${name}, ${storeName}`, remoteTarget(origin), 'remote', runtime.limits))
       it(`runs the client on ${name} against it`, () => {
         const output = execFileSync(binary as string, runtime.run(runtime.client), {
           cwd: folder,

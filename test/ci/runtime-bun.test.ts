@@ -18,6 +18,7 @@ describeScriptRuntime(
       ['memory', 'memory://'],
       ['sqlite', 'sqlite://./movies.sqlite'],
     ],
+    limits: { resetsOversizedUpload: true },
   },
   tempFolders(),
 )
