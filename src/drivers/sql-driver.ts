@@ -190,6 +190,15 @@ export function createSqlDriver(
           }
         }
       },
+      searchPage: async (words, page, limit) => {
+        await indexed()
+        const whole = [...words.whole].sort((a, b) => b.length - a.length)
+        const statement = sql.terms.searchPage(whole.length, page.sort, page.after !== undefined)
+        const bounds = [words.prefix, afterPrefix(words.prefix), page.from, page.to]
+        const { after } = page
+        const resume = !after ? [] : page.sort === 'added' ? [after.id] : [after.date, after.id]
+        return toMovies(await run(statement, ...whole, ...bounds, limitOf(limit), ...resume))
+      },
       tallies: async (from, to) => {
         await indexed()
         // Whole years from the rollup, the months either side from the month counters.
@@ -250,7 +259,8 @@ function termsText(movie: Movie): string {
 
 const BACKFILL_BATCH = 500
 
-// The namespace's rows an older movie-log wrote, given their terms (the triggers count them).
+// The namespace's rows an older movie-log wrote, given their terms (the triggers count them),
+// and the words rows it wrote given their movie's screenedDate.
 async function backfill(
   query: SqlConnection['query'],
   statements: SqlStatements['terms'],
@@ -262,8 +272,9 @@ async function backfill(
       const movie = JSON.parse(row.movie as string) as Movie
       await query(statements.index, [namespace, row.owner, row.id, row.movie, termsText(movie)])
     }
-    if (rows.length < BACKFILL_BATCH) return
+    if (rows.length < BACKFILL_BATCH) break
   }
+  await query(statements.screen, [namespace])
 }
 
 /** The id in a movie's stored text. */

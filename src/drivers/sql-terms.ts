@@ -4,8 +4,9 @@
  * (`movie_log_movies.terms`), and triggers on that table keep three tables from them, in the
  * very statement that changes the movie (no transaction needed, so any SqlConnection will do):
  *
- * - movie_log_words(namespace, owner, word, id): a word's movies; a word a range of the key,
- *   a prefix a range of words.
+ * - movie_log_words(namespace, owner, word, id, screened): a word's movies; a word a range of
+ *   the key, a prefix a range of words. Each row carries its movie's screenedDate, indexed by
+ *   (word, screened, id), so a word's movies are read in a listing's order (`searchPage`).
  * - movie_log_tallies(namespace, owner, key, n): the month counters, `YYYY-MM|kind|value`.
  * - movie_log_repeats(namespace, owner, link, month, title, n): each link's screenings by month
  *   and title, and in all (month and title `''`), indexed by (month, n) so the links screened
@@ -15,6 +16,7 @@
  * PostgreSQL writers touching the same counters lock them in one order (no deadlock). A row
  * written before these tables (terms NULL) is given its terms by `backfill` on first use.
  */
+import type { MovieSort } from '../core/range'
 import { ROLLUP_READS, rollupSchema, rollupStatements } from './sql-rollup'
 
 // The dialects of sql-statements.ts (named here too: that file builds on this one).
@@ -41,15 +43,27 @@ export function termsSchema(dialect: SqlDialect): string[] {
     // A movie's words: whether it holds one (a search's other words), and a trigger's deletes.
     `CREATE INDEX IF NOT EXISTS ${WORDS}_movie ON ${WORDS} (namespace, owner, id, word)`,
   ]
+  // A word's movies by screening (a search page by date); rows an older movie-log wrote have
+  // none until `backfill` copies their movie's, found at once by the partial index.
+  const screened = [
+    `CREATE INDEX IF NOT EXISTS ${WORDS}_screened ON ${WORDS} (namespace, owner, word, screened, id)`,
+    `CREATE INDEX IF NOT EXISTS ${WORDS}_unscreened ON ${WORDS} (namespace) WHERE screened IS NULL`,
+  ]
   if (dialect === 'sqlite') {
+    // Named anew when what they write changes: an older database's triggers are dropped.
     const trigger = (event: string, name: string, old: boolean, added: boolean) =>
-      `CREATE TRIGGER IF NOT EXISTS movie_log_terms_${name} AFTER ${event} ON ${MOVIES} BEGIN
+      `CREATE TRIGGER IF NOT EXISTS movie_log_terms_${name}_v2 AFTER ${event} ON ${MOVIES} BEGIN
 ${countStatements(dialect, old, added).join(';\n')};
 END`
     return [
       // Refused as a duplicate column once added: `isDuplicateColumn` lets the opener go on.
       `ALTER TABLE ${MOVIES} ADD COLUMN terms TEXT`,
       ...tables,
+      `ALTER TABLE ${WORDS} ADD COLUMN screened TEXT`,
+      ...screened,
+      ...['added', 'updated', 'deleted'].map(
+        (name) => `DROP TRIGGER IF EXISTS movie_log_terms_${name}`,
+      ),
       trigger('INSERT', 'added', false, true),
       trigger('UPDATE', 'updated', true, true),
       trigger('DELETE', 'deleted', true, false),
@@ -59,6 +73,8 @@ END`
   return [
     `ALTER TABLE ${MOVIES} ADD COLUMN IF NOT EXISTS terms TEXT`,
     ...tables,
+    `ALTER TABLE ${WORDS} ADD COLUMN IF NOT EXISTS screened TEXT COLLATE "C"`,
+    ...screened,
     `CREATE OR REPLACE FUNCTION movie_log_terms_count() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
   IF current_setting('movie_log.dropping', true) = 'on' THEN RETURN NULL; END IF;
@@ -110,7 +126,7 @@ function countStatements(dialect: SqlDialect, old: boolean, added: boolean): str
   }
   if (added) {
     statements.push(
-      `INSERT INTO ${WORDS} (namespace, owner, word, id) SELECT NEW.namespace, NEW.owner, value, NEW.id FROM (${list('NEW', 'words')}) AS w WHERE true ON CONFLICT DO NOTHING`,
+      `INSERT INTO ${WORDS} (namespace, owner, word, id, screened) SELECT NEW.namespace, NEW.owner, value, NEW.id, NEW.screened FROM (${list('NEW', 'words')}) AS w WHERE true ON CONFLICT DO NOTHING`,
     )
   }
   const tallies: string[] = []
@@ -148,6 +164,11 @@ function countStatements(dialect: SqlDialect, old: boolean, added: boolean): str
 export interface TermsStatements {
   /** A search with `whole` whole words ($3...), then the prefix's bounds, then the limit. */
   search(whole: number): string
+  /**
+   * A search page in a listing's order: `whole` whole words ($3...), the prefix's bounds, from,
+   * to, the limit, then (resuming) the resume point's date and id (`added`: its id alone).
+   */
+  searchPage(whole: number, sort: MovieSort, resuming: boolean): string
   /** $3 first month, $4 last: each month's total, from the rollup (sql-rollup.ts). */
   months: string
   /** $3 `YYYY|`, $4 `YYYY}`: each `kind|value` counter over those whole years, from the rollup. */
@@ -162,17 +183,19 @@ export interface TermsStatements {
   unindexed: string
   /** $1 namespace, $2 owner, $3 id, $4 movie text, $5 terms: sets a row's terms if still unset. */
   index: string
+  /** $1 namespace: gives the words rows an older movie-log wrote their movie's screenedDate. */
+  screen: string
 }
 
 export function termsStatements(): TermsStatements {
   const owned = 'namespace = $1 AND owner = $2'
+  const has = (condition: string) =>
+    ` AND EXISTS (SELECT 1 FROM ${WORDS} o WHERE o.namespace = $1 AND o.owner = $2 AND o.id = w.id AND ${condition})`
   return {
     // Driven by one word's range of the key (the first whole word given, else the prefix's
     // words), each other word a seek of the movie's own words: it stops at the limit, never
     // reading every match. Driven by a prefix, a movie holding two of its words comes twice.
     search: (whole) => {
-      const has = (condition: string) =>
-        ` AND EXISTS (SELECT 1 FROM ${WORDS} o WHERE o.namespace = $1 AND o.owner = $2 AND o.id = w.id AND ${condition})`
       const prefix = `o.word >= $${3 + whole} AND o.word < $${4 + whole}`
       let sql = `SELECT m.movie FROM ${WORDS} w JOIN ${MOVIES} m ON m.namespace = w.namespace AND m.owner = w.owner AND m.id = w.id WHERE w.namespace = $1 AND w.owner = $2`
       if (whole === 0) sql += ` AND ${prefix.replaceAll('o.', 'w.')}`
@@ -182,6 +205,35 @@ export function termsStatements(): TermsStatements {
         sql += has(prefix)
       }
       return `${sql} LIMIT $${5 + whole}`
+    },
+    // Driven as `search` is, the driving word's rows read along (word, screened, id) for a
+    // date order, (word, id) for `added`, from the resume point on and stopping at the limit.
+    // Driven by a prefix, the prefix's words' rows are merged (DISTINCT: a movie holding two).
+    searchPage: (whole, sort, resuming) => {
+      const at = (n: number) => `$${n + whole}`
+      const prefix = `o.word >= ${at(3)} AND o.word < ${at(4)}`
+      let where = 'w.namespace = $1 AND w.owner = $2'
+      if (whole === 0) where += ` AND ${prefix.replaceAll('o.', 'w.')}`
+      else {
+        where += ' AND w.word = $3'
+        for (let other = 1; other < whole; other++) where += has(`o.word = $${3 + other}`)
+        where += has(prefix)
+      }
+      where += ` AND w.screened >= ${at(5)} AND w.screened <= ${at(6)}`
+      const back = sort === '-screenedDate'
+      const [after, order] = back ? ['<', 'DESC'] : ['>', 'ASC']
+      if (resuming) {
+        where +=
+          sort === 'added'
+            ? ` AND w.id > ${at(8)}`
+            : ` AND (w.screened, w.id) ${after} (${at(8)}, ${at(9)})`
+      }
+      const columns = sort === 'added' ? ['id'] : ['screened', 'id']
+      const by = (table: string) =>
+        columns.map((column) => `${table}.${column} ${order}`).join(', ')
+      const distinct = whole === 0 ? 'DISTINCT ' : ''
+      const page = `SELECT ${distinct}${columns.map((column) => `w.${column}`).join(', ')} FROM ${WORDS} w WHERE ${where} ORDER BY ${by('w')} LIMIT ${at(7)}`
+      return `SELECT m.movie FROM (${page}) AS p JOIN ${MOVIES} m ON m.namespace = $1 AND m.owner = $2 AND m.id = p.id ORDER BY ${by('p')}`
     },
     months: ROLLUP_READS.months,
     years: ROLLUP_READS.years,
@@ -196,5 +248,6 @@ export function termsStatements(): TermsStatements {
     ],
     unindexed: `SELECT owner, id, movie FROM ${MOVIES} WHERE namespace = $1 AND terms IS NULL LIMIT $2`,
     index: `UPDATE ${MOVIES} SET terms = $5 WHERE ${owned} AND id = $3 AND movie = $4 AND terms IS NULL`,
+    screen: `UPDATE ${WORDS} SET screened = (SELECT m.screened FROM ${MOVIES} m WHERE m.namespace = ${WORDS}.namespace AND m.owner = ${WORDS}.owner AND m.id = ${WORDS}.id) WHERE namespace = $1 AND screened IS NULL`,
   }
 }
