@@ -205,7 +205,8 @@ export function describeSearchSuite({ openLog }: StoreSuiteContext): void {
       for (let n = 0; n < 90; n++) {
         const day = String(((n * 7) % 28) + 1).padStart(2, '0')
         const title = n % 3 === 0 ? `Other ${n}` : `Heat ${n}`
-        const notes = n % 5 === 0 ? 'heated heatwave' : `part${n % 4}`
+        // A word of its own each: the prefix `z` starts 90 words, `z1` eleven.
+        const notes = `${n % 5 === 0 ? 'heated heatwave' : `part${n % 4}`} z${n}`
         await log.addMovie(
           aMovie({ title, notes, screenedDate: `2024-0${(n % 3) + 1}-${day}T20:00:00.000` }),
         )
@@ -217,8 +218,16 @@ export function describeSearchSuite({ openLog }: StoreSuiteContext): void {
             const listed = await all({ sort, ...range })
             for (const [q, holds] of [
               ['heat', (m: Movie) => /heat/i.test(`${m.title} ${m.notes}`)],
-              ['heat part1', (m: Movie) => m.title.startsWith('Heat') && m.notes === 'part1'],
-              ['part2 hea', (m: Movie) => m.notes === 'part2' && m.title.startsWith('Heat')],
+              [
+                'heat part1',
+                (m: Movie) => m.title.startsWith('Heat') && m.notes.startsWith('part1 '),
+              ],
+              [
+                'part2 hea',
+                (m: Movie) => m.notes.startsWith('part2') && m.title.startsWith('Heat'),
+              ],
+              ['z', (m: Movie) => / z\d+$/.test(m.notes)],
+              ['z1', (m: Movie) => / z1\d?$/.test(m.notes)],
             ] as const) {
               const found = await all({ q, sort, ...range })
               // More than a page for the one word, a few for the others.

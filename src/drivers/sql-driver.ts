@@ -193,11 +193,24 @@ export function createSqlDriver(
       searchPage: async (words, page, limit) => {
         await indexed()
         const whole = [...words.whole].sort((a, b) => b.length - a.length)
-        const statement = sql.terms.searchPage(whole.length, page.sort, page.after !== undefined)
-        const bounds = [words.prefix, afterPrefix(words.prefix), page.from, page.to]
-        const { after } = page
-        const resume = !after ? [] : page.sort === 'added' ? [after.id] : [after.date, after.id]
-        return toMovies(await run(statement, ...whole, ...bounds, limitOf(limit), ...resume))
+        const bounds = [words.prefix, afterPrefix(words.prefix)]
+        // A prefix alone: its words (a few seeks), each read in order and merged, when few.
+        let prefixed: unknown[] = []
+        if (whole.length === 0) {
+          const rows = await run(sql.terms.prefixWords, ...bounds, PREFIX_WORDS + 1)
+          if (rows.length === 0) return []
+          if (rows.length <= PREFIX_WORDS) prefixed = rows.map((row) => row.word)
+        }
+        const { sort, from, to, after } = page
+        const statement = sql.terms.searchPage(
+          whole.length,
+          sort,
+          after !== undefined,
+          prefixed.length,
+        )
+        const driving = prefixed.length > 0 ? prefixed : [...whole, ...bounds]
+        const resume = !after ? [] : sort === 'added' ? [after.id] : [after.date, after.id]
+        return toMovies(await run(statement, ...driving, from, to, limitOf(limit), ...resume))
       },
       tallies: async (from, to) => {
         await indexed()
@@ -258,6 +271,8 @@ function termsText(movie: Movie): string {
 }
 
 const BACKFILL_BATCH = 500
+/** Most words of a prefix read one by one and merged; past it, its range is read and sorted. */
+const PREFIX_WORDS = 32
 
 // The namespace's rows an older movie-log wrote, given their terms (the triggers count them),
 // and the words rows it wrote given their movie's screenedDate.

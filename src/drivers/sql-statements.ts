@@ -258,7 +258,7 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
         Object.entries(reads).map(([name, sql]) => [name, sqlite(sql)]),
       ) as Omit<TermsStatements, 'search' | 'searchPage' | 'drop'>),
       search: (whole) => sqlite(search(whole)),
-      searchPage: (whole, sort, resuming) => sqlite(searchPage(whole, sort, resuming)),
+      searchPage: (...shape) => sqlite(searchPage(...shape)),
       drop: terms.drop.map(sqlite),
     },
     byDate: byDate.map((pair) => pair.map(sqlite)) as SqlStatements['byDate'],

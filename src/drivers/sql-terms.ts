@@ -167,8 +167,11 @@ export interface TermsStatements {
   /**
    * A search page in a listing's order: `whole` whole words ($3...), the prefix's bounds, from,
    * to, the limit, then (resuming) the resume point's date and id (`added`: its id alone).
+   * With `words` (no whole word), the prefix's words ($3...) in place of its bounds.
    */
-  searchPage(whole: number, sort: MovieSort, resuming: boolean): string
+  searchPage(whole: number, sort: MovieSort, resuming: boolean, words?: number): string
+  /** $3 a prefix, $4 the least string after its words, $5 at most: the words it starts. */
+  prefixWords: string
   /** $3 first month, $4 last: each month's total, from the rollup (sql-rollup.ts). */
   months: string
   /** $3 `YYYY|`, $4 `YYYY}`: each `kind|value` counter over those whole years, from the rollup. */
@@ -209,32 +212,51 @@ export function termsStatements(): TermsStatements {
     // Driven as `search` is, the driving word's rows read along (word, screened, id) for a
     // date order, (word, id) for `added`, from the resume point on and stopping at the limit.
     // Driven by a prefix, the prefix's words' rows are merged (DISTINCT: a movie holding two).
-    searchPage: (whole, sort, resuming) => {
-      const at = (n: number) => `$${n + whole}`
+    searchPage: (whole, sort, resuming, words = 0) => {
+      // $3 on: the whole words and the prefix's bounds, or the prefix's words; then the rest.
+      const at = (n: number) => `$${n + (words > 0 ? words - 2 : whole)}`
       const prefix = `o.word >= ${at(3)} AND o.word < ${at(4)}`
-      let where = 'w.namespace = $1 AND w.owner = $2'
-      if (whole === 0) where += ` AND ${prefix.replaceAll('o.', 'w.')}`
-      else {
-        where += ' AND w.word = $3'
-        for (let other = 1; other < whole; other++) where += has(`o.word = $${3 + other}`)
-        where += has(prefix)
-      }
-      where += ` AND w.screened >= ${at(5)} AND w.screened <= ${at(6)}`
       const back = sort === '-screenedDate'
       const [after, order] = back ? ['<', 'DESC'] : ['>', 'ASC']
-      if (resuming) {
-        where +=
-          sort === 'added'
-            ? ` AND w.id > ${at(8)}`
-            : ` AND (w.screened, w.id) ${after} (${at(8)}, ${at(9)})`
-      }
       const columns = sort === 'added' ? ['id'] : ['screened', 'id']
       const by = (table: string) =>
         columns.map((column) => `${table}.${column} ${order}`).join(', ')
-      const distinct = whole === 0 ? 'DISTINCT ' : ''
-      const page = `SELECT ${distinct}${columns.map((column) => `w.${column}`).join(', ')} FROM ${WORDS} w WHERE ${where} ORDER BY ${by('w')} LIMIT ${at(7)}`
-      return `SELECT m.movie FROM (${page}) AS p JOIN ${MOVIES} m ON m.namespace = $1 AND m.owner = $2 AND m.id = p.id ORDER BY ${by('p')}`
+      // One run of the words index, in the page's order, from the resume point, within range.
+      const run = (driving: string, distinct = '') => {
+        let where = `w.namespace = $1 AND w.owner = $2 AND ${driving}`
+        // By `added`, the range an expression, not a range of the (word, screened) index: the
+        // run is read along (word, id), in its order, and stops at the limit.
+        const screened = sort === 'added' ? "(w.screened || '')" : 'w.screened'
+        where += ` AND ${screened} >= ${at(5)} AND ${screened} <= ${at(6)}`
+        if (resuming) {
+          where +=
+            sort === 'added'
+              ? ` AND w.id > ${at(8)}`
+              : ` AND (w.screened, w.id) ${after} (${at(8)}, ${at(9)})`
+        }
+        const selected = columns.map((column) => `w.${column}`).join(', ')
+        return `SELECT ${distinct}${selected} FROM ${WORDS} w WHERE ${where} ORDER BY ${by('w')} LIMIT ${at(7)}`
+      }
+      let page: string
+      if (words > 0) {
+        // Each of the prefix's words a run of its own, merged: at most a page of each read.
+        const runs = Array.from(
+          { length: words },
+          (_, n) => `SELECT * FROM (${run(`w.word = $${3 + n}`)}) AS w${n}`,
+        )
+        page = `SELECT DISTINCT * FROM (${runs.join(' UNION ALL ')}) AS w ORDER BY ${by('w')} LIMIT ${at(7)}`
+      } else if (whole === 0) {
+        page = run(prefix.replaceAll('o.', 'w.'), 'DISTINCT ')
+      } else {
+        let driving = 'w.word = $3'
+        for (let other = 1; other < whole; other++) driving += has(`o.word = $${3 + other}`)
+        page = run(driving + has(prefix))
+      }
+      // CROSS JOIN: SQLite then reads the page first (it would else scan the log's movies).
+      return `SELECT m.movie FROM (${page}) AS p CROSS JOIN ${MOVIES} m WHERE m.namespace = $1 AND m.owner = $2 AND m.id = p.id ORDER BY ${by('p')}`
     },
+    // A loose scan: each next word of the prefix one seek of the key, never its movies.
+    prefixWords: `WITH RECURSIVE k(word) AS (SELECT (SELECT min(word) FROM ${WORDS} WHERE ${owned} AND word >= $3 AND word < $4) UNION ALL SELECT (SELECT min(o.word) FROM ${WORDS} o WHERE o.namespace = $1 AND o.owner = $2 AND o.word > k.word AND o.word < $4) FROM k WHERE k.word IS NOT NULL) SELECT word FROM k WHERE word IS NOT NULL LIMIT $5`,
     months: ROLLUP_READS.months,
     years: ROLLUP_READS.years,
     // Summed here: a range of the key, a few hundred rows sent for thousands read.
