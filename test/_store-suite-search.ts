@@ -82,6 +82,19 @@ export async function addCorpus(log: MovieLog): Promise<Movie[]> {
   return added
 }
 
+/**
+ * A page of two `heat` matches screened from June 2024 in a listing's order (`heats`), and the
+ * same worked out from movies already in that order (`filtered`): an older store's words checked.
+ */
+export function heatPages(log: MovieLog) {
+  return {
+    heats: (sort: 'added' | 'screenedDate' | '-screenedDate') =>
+      log.listMovies({ q: 'heat', sort, from: '2024-06', limit: 2 }),
+    filtered: (movies: Movie[]) =>
+      movies.filter((m) => /^heat/i.test(m.title) && m.screenedDate >= '2024-06').slice(0, 2),
+  }
+}
+
 /** The statistics worked out from the movies themselves, another way than the log does. */
 export function expectedStats(movies: Movie[], from = '0000-01', to = '9999-12'): MovieStats {
   const within = movies.filter(

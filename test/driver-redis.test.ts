@@ -97,12 +97,13 @@ describeWith('REDIS_URL', 'Redis driver: owners on one store', () => {
       const own = keys.filter((key) => key.startsWith(`${tag}:`))
       // A movie, ids, dates, changes, the history, a record and the set of records; and search
       // and statistics' (issue 39): the words "slot" and "edited", the words, the counters, the
-      // links, the link's screenings and the ids counted.
-      expect(own).toHaveLength(14)
+      // links, the link's screenings and the ids counted; each word's movies by date and in the
+      // order added (search pages), and the ids whose words are in those.
+      expect(own).toHaveLength(19)
       // Redis hashes the text from the first '{' to the next '}': exactly the tag's.
       expect(tag.slice(1, -1)).not.toMatch(/[{}]/)
     }
-    expect(keys).toHaveLength(14 * OWNERS.length)
+    expect(keys).toHaveLength(19 * OWNERS.length)
     expect(await tagsBySlot(keys, namespace)).toHaveLength(OWNERS.length)
   })
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { createMovieLog, type Movie } from 'movie-log'
+import { createMovieLog } from 'movie-log'
 import sqlite3 from 'sqlite3'
 import { expect, it } from 'vitest'
 import { openSqliteDriver } from '../src/drivers/sqlite'
 import { aMovie } from './_movies'
-import { addCorpus, expectedStats } from './_store-suite-search'
+import { addCorpus, expectedStats, heatPages } from './_store-suite-search'
 import { tempFolders } from './_temp'
 
 // A database written by a movie-log before search (issue 39): rows without terms, counted once
@@ -89,10 +89,7 @@ END`)
   await log.close()
 
   const later = createMovieLog(url, { namespace })
-  const heats = (sort: 'added' | 'screenedDate' | '-screenedDate') =>
-    later.listMovies({ q: 'heat', sort, from: '2024-06', limit: 2 })
-  const filtered = (movies: Movie[]) =>
-    movies.filter((m) => /^heat/i.test(m.title) && m.screenedDate >= '2024-06').slice(0, 2)
+  const { heats, filtered } = heatPages(later)
   expect((await heats('screenedDate')).movies).toEqual(filtered(added))
   // Written after: by this version's triggers, in its place.
   const fourth = await later.addMovie(

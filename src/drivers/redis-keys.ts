@@ -23,6 +23,7 @@ export interface RedisLogKeys {
   tallies: string
   links: string
   counted: string
+  paged: string
 }
 
 /**
@@ -70,6 +71,7 @@ export function redisLogKeys(namespace: string, owner: string): RedisLogKeys {
     tallies: `${tag}:tallies`,
     links: `${tag}:links`,
     counted: `${tag}:counted`,
+    paged: `${tag}:paged`,
   }
 }
 

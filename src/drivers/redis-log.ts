@@ -21,7 +21,15 @@ import {
   REMOVE,
   REPLACE,
 } from './redis-scripts'
-import { COUNT_ONE, SEARCH, TALLIES, termsLines, UNCOUNTED } from './redis-terms'
+import {
+  COUNT_ONE,
+  PAGE_ONE,
+  SEARCH,
+  SEARCH_PAGE,
+  TALLIES,
+  termsLines,
+  UNCOUNTED,
+} from './redis-terms'
 
 /** What every log of one Redis driver shares: the client, its scripts, its caches. */
 export interface RedisShared {
@@ -132,25 +140,32 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
   // The prefix of every key of the log: the scripts build the terms' keys from it.
   const terms_ = `${keys.tag}:`
 
-  // Counts the terms of every movie not counted yet: a log written by an older movie-log.
-  const countAll = async () => {
+  // Indexes each movie missing from `set` by `script`: a log written by an older movie-log.
+  const indexAll = async (set: string, script: string, scriptKeys: string[]) => {
     for (;;) {
-      const ids = (await run(UNCOUNTED, [keys.ids, keys.counted], ['500'])) as string[]
+      const ids = (await run(UNCOUNTED, [keys.ids, set], ['500'])) as string[]
       for (const id of ids) {
         const text = await call((client) => client.get(keys.movie + id))
         if (text === null) continue
         const args = [terms_, id, text, termsLines(parse(text))]
-        await run(COUNT_ONE, [keys.movie + id, keys.counted], args)
+        await run(script, [keys.movie + id, ...scriptKeys], args)
       }
       if (ids.length < 500) return
     }
   }
+  // Counts the terms of every movie not counted yet; then (a search page) puts the words of
+  // those counted before the ordered sets in them.
+  const countAll = () => indexAll(keys.counted, COUNT_ONE, [keys.counted])
+  const pageAll = async () => {
+    await countAll()
+    await indexAll(keys.paged, PAGE_ONE, [keys.counted, keys.paged])
+  }
 
   // A read script answers nil while some movie is not counted: count them, then read again.
-  const whenCounted = async (read: () => Promise<unknown>) => {
+  const whenCounted = async (read: () => Promise<unknown>, count = countAll) => {
     const first = await read()
     if (first !== null) return first
-    await countAll()
+    await count()
     return read()
   }
 
@@ -229,6 +244,31 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       const args = [terms_, count, words.prefix, afterPrefix(words.prefix), ...words.whole]
       const search = () => run(SEARCH, [keys.words, keys.ids, keys.counted], args)
       const texts = (await whenCounted(search)) as (string | null)[]
+      return texts.flatMap((text) => (text === null ? [] : [parse(text)]))
+    },
+    // Along the driving word's ordered set from the resume point: `wi:` members are
+    // `id date`, so the movies after an id are those after `id!` ('!' follows ' ').
+    searchPage: async (words, query, limit) => {
+      const { sort, from, to, after } = query
+      const resume =
+        after &&
+        (sort === 'added'
+          ? `(${after.id}!`
+          : `(${dateMember({ screenedDate: after.date, id: after.id })}`)
+      const bounds =
+        sort === 'added'
+          ? [resume ?? '-', '+', '0']
+          : sort === 'screenedDate'
+            ? [resume ?? `[${from}`, throughDate(to), '0']
+            : [resume ?? throughDate(to), `[${from}`, '1']
+      const count = String(Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER)
+      const [start, stop, rev] = bounds as [string, string, string]
+      const args = [terms_, count, words.prefix, afterPrefix(words.prefix)]
+      args.push(sort === 'added' ? '1' : '0', start, stop, rev, from, to, ...words.whole)
+      const read = () => run(SEARCH_PAGE, [keys.words, keys.ids, keys.paged], args)
+      const texts = (await whenCounted(read, pageAll)) as (string | null)[] | 0 | null
+      // A prefix of many words, or a movie an older writer added meanwhile: the core's way.
+      if (texts === 0 || texts === null) return undefined
       return texts.flatMap((text) => (text === null ? [] : [parse(text)]))
     },
     tallies: async (from, to) => {

@@ -139,13 +139,18 @@ return 1`
 
 /**
  * KEYS: a sorted set of names (ids, or record keys). ARGV: the key prefix of its names, how
- * many. Deletes the first names' keys and takes the names out: one batch of a drop.
+ * many, then any other prefixes of keys named by them (a word's ordered sets). Deletes the
+ * first names' keys and takes the names out: one batch of a drop.
  */
 export const DROP_BATCH = `local names = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
 if #names == 0 then return 0 end
 local keys = {}
 for i, name in ipairs(names) do keys[i] = ARGV[1] .. name end
 redis.call('DEL', unpack(keys))
+for at = 3, #ARGV do
+  for i, name in ipairs(names) do keys[i] = ARGV[at] .. name end
+  redis.call('DEL', unpack(keys))
+end
 redis.call('ZREM', KEYS[1], unpack(names))
 return #names`
 

@@ -4,11 +4,15 @@
  *
  * ```
  * {tag}:word:<word>     set of the ids of the movies holding the word
+ * {tag}:wd:<word>       its movies again, as `screenedDate|id` at score 0: by date (lexical)
+ * {tag}:wi:<word>       and as `id screenedDate`: in the order added (a space sorts before any
+ *                       character of an id, so a shorter id first), each with its screening
  * {tag}:words           sorted set of the words held, at score 0 (a prefix is a lexical range)
  * {tag}:tallies         hash of the month counters, `YYYY-MM|kind|value` -> n
  * {tag}:links           sorted set of links scored by their screenings (2 and up: rewatched)
  * {tag}:seen:<link>     hash of a link's screenings, `YYYY-MM\ttitle` -> n
  * {tag}:counted         set of the ids whose terms are counted
+ * {tag}:paged           set of the ids whose words are in `wd:` and `wi:` too
  * ```
  *
  * `counted` lets a log written before these keys (by an older movie-log) be counted once, movie
@@ -28,11 +32,25 @@ export function termsLines(movie: Movie): string {
     terms.link,
     terms.month,
     terms.title,
+    movie.screenedDate,
   ].join('\n')
 }
 
 /** The Lua function the write scripts share: counts a movie's terms in (1) or out (-1). */
-export const COUNT_TERMS = `local function count(prefix, id, terms, step)
+export const COUNT_TERMS = `local function order(prefix, id, words, date, step)
+  for word in string.gmatch(words, '%S+') do
+    if step > 0 then
+      redis.call('ZADD', prefix .. 'wd:' .. word, 0, date .. '|' .. id)
+      redis.call('ZADD', prefix .. 'wi:' .. word, 0, id .. ' ' .. date)
+    else
+      redis.call('ZREM', prefix .. 'wd:' .. word, date .. '|' .. id)
+      redis.call('ZREM', prefix .. 'wi:' .. word, id .. ' ' .. date)
+    end
+  end
+  if step > 0 then redis.call('SADD', prefix .. 'paged', id)
+  else redis.call('SREM', prefix .. 'paged', id) end
+end
+local function count(prefix, id, terms, step)
   local lines = {}
   for line in string.gmatch(terms .. '\\n', '([^\\n]*)\\n') do lines[#lines + 1] = line end
   for word in string.gmatch(lines[1], '%S+') do
@@ -45,6 +63,7 @@ export const COUNT_TERMS = `local function count(prefix, id, terms, step)
       if redis.call('EXISTS', key) == 0 then redis.call('ZREM', prefix .. 'words', word) end
     end
   end
+  order(prefix, id, lines[1], lines[6], step)
   for key in string.gmatch(lines[2], '%S+') do
     if redis.call('HINCRBY', prefix .. 'tallies', key, step) <= 0 then
       redis.call('HDEL', prefix .. 'tallies', key)
@@ -121,6 +140,102 @@ local keys = {}
 for at, id in ipairs(found) do keys[at] = prefix .. 'movie:' .. id end
 return redis.call('MGET', unpack(keys))`
 
+/** The most words a prefix alone may start for `SEARCH_PAGE` to merge their runs. */
+export const PREFIX_WORDS = 32
+
+/**
+ * KEYS: words, ids, paged. ARGV: the tag prefix, limit, the prefix, the least string after it,
+ * '1' for the order added (else by date), the first and last bound of the run (ZRANGE BYLEX
+ * arguments, from the resume point on), '1' for REV, from, to, then the whole words.
+ * A search page in the listing's order: the texts of at most `limit` movies, read along the
+ * driving word's ordered set (`wi:` or `wd:`) from the resume point, each within from..to and
+ * each other word a SISMEMBER, stopping at the limit. Driven by the rarest whole word; with
+ * none, each of the prefix's words is read as far as the limit and the runs merged. Nil while
+ * some movie's words are not in the ordered sets yet; 0 when a prefix alone starts more than
+ * PREFIX_WORDS words (the caller orders `SEARCH`'s answer instead).
+ */
+export const SEARCH_PAGE = `if redis.call('ZCARD', KEYS[2]) ~= redis.call('SCARD', KEYS[3]) then return false end
+local prefix = ARGV[1]
+local limit = tonumber(ARGV[2])
+local added, rev, from, to = ARGV[5] == '1', ARGV[8] == '1', ARGV[9], ARGV[10]
+local prefixed = redis.call('ZRANGE', KEYS[1], '[' .. ARGV[3], '(' .. ARGV[4], 'BYLEX')
+if #prefixed == 0 then return {} end
+local whole = {}
+for at = 11, #ARGV do
+  local key = prefix .. 'word:' .. ARGV[at]
+  local size = redis.call('SCARD', key)
+  if size == 0 then return {} end
+  whole[#whole + 1] = {ARGV[at], size}
+end
+if #whole == 0 and #prefixed > ${PREFIX_WORDS} then return 0 end
+table.sort(whole, function(a, b) return a[2] < b[2] end)
+local kind = added and 'wi:' or 'wd:'
+-- A member's screening and id: \`id date\` by the order added, \`date|id\` by date.
+local function split(member)
+  if added then return string.sub(member, -23), string.sub(member, 1, -25) end
+  return string.sub(member, 1, 23), string.sub(member, 25)
+end
+-- Up to n members of a word's run from the resume point, within range, that pass check.
+local function take(word, n, check)
+  local out = {}
+  local start, stop = ARGV[6], ARGV[7]
+  local batch = math.min(math.max(n * 2, 100), 1000)
+  while true do
+    local args = {'ZRANGE', prefix .. kind .. word, start, stop, 'BYLEX'}
+    if rev then args[#args + 1] = 'REV' end
+    args[#args + 1] = 'LIMIT'
+    args[#args + 1] = 0
+    args[#args + 1] = batch
+    local members = redis.call(unpack(args))
+    for _, member in ipairs(members) do
+      local date, id = split(member)
+      if date >= from and date <= to and check(id) then
+        out[#out + 1] = member
+        if #out >= n then return out end
+      end
+    end
+    if #members < batch then return out end
+    start = '(' .. members[#members]
+  end
+end
+local found
+if #whole > 0 then
+  local others = {}
+  for at = 2, #whole do others[#others + 1] = prefix .. 'word:' .. whole[at][1] end
+  local sets = {}
+  for at, word in ipairs(prefixed) do sets[at] = prefix .. 'word:' .. word end
+  found = take(whole[1][1], limit, function(id)
+    for _, key in ipairs(others) do
+      if redis.call('SISMEMBER', key, id) == 0 then return false end
+    end
+    for _, key in ipairs(sets) do
+      if redis.call('SISMEMBER', key, id) == 1 then return true end
+    end
+    return false
+  end)
+else
+  -- Each word's first members merged: a movie holding two of the words is one member in both.
+  local seen, all = {}, {}
+  for _, word in ipairs(prefixed) do
+    for _, member in ipairs(take(word, limit, function() return true end)) do
+      if not seen[member] then
+        seen[member] = true
+        all[#all + 1] = member
+      end
+    end
+  end
+  if rev then table.sort(all, function(a, b) return a > b end) else table.sort(all) end
+  found = {}
+  for at = 1, math.min(limit, #all) do found[at] = all[at] end
+end
+if #found == 0 then return {} end
+local keys = {}
+for at, member in ipairs(found) do
+  local _, id = split(member)
+  keys[at] = prefix .. 'movie:' .. id
+end
+return redis.call('MGET', unpack(keys))`
+
 /**
  * KEYS: tallies, links, ids, counted. ARGV: the tag prefix, the first month, the last. Summed
  * here over the months between: each month's total (its `w` counters), each `kind|value`
@@ -177,7 +292,24 @@ if redis.call('SISMEMBER', KEYS[2], ARGV[2]) == 1 then return 0 end
 count(ARGV[1], ARGV[2], ARGV[4], 1)
 return 1`
 
-/** KEYS: ids, counted. ARGV: how many. Ids of movies whose terms are not counted yet. */
+/**
+ * KEYS: movie, counted, paged. ARGV: the tag prefix, id, the movie's text, its terms. Puts the
+ * words of a movie counted by an older movie-log (before the ordered sets) in those sets, if it
+ * is still that text, counted, and not there yet.
+ */
+export const PAGE_ONE = `${COUNT_TERMS}
+if redis.call('GET', KEYS[1]) ~= ARGV[3] then return 0 end
+if redis.call('SISMEMBER', KEYS[2], ARGV[2]) == 0 then return 0 end
+if redis.call('SISMEMBER', KEYS[3], ARGV[2]) == 1 then return 0 end
+local lines = {}
+for line in string.gmatch(ARGV[4] .. '\\n', '([^\\n]*)\\n') do lines[#lines + 1] = line end
+order(ARGV[1], ARGV[2], lines[1], lines[6], 1)
+return 1`
+
+/**
+ * KEYS: ids, a set of ids (counted, or paged). ARGV: how many. Ids of movies not in that set:
+ * whose terms are not counted yet, or whose words are not in the ordered sets yet.
+ */
 export const UNCOUNTED = `local missing = {}
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   if redis.call('SISMEMBER', KEYS[2], id) == 0 then

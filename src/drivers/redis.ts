@@ -217,20 +217,20 @@ function createRedisDriver(
     // live records (a SCAN would walk every key of the store, and on a cluster every node).
     drop: async (owner) => {
       const keys = redisLogKeys(namespace, owner)
-      for (const [names, prefix] of [
-        [keys.ids, keys.movie],
-        [keys.records, keys.record],
-        [keys.words, `${keys.tag}:word:`],
-        [keys.links, `${keys.tag}:seen:`],
+      for (const [names, prefixes] of [
+        [keys.ids, [keys.movie]],
+        [keys.records, [keys.record]],
+        [keys.words, ['word:', 'wd:', 'wi:'].map((kind) => `${keys.tag}:${kind}`)],
+        [keys.links, [`${keys.tag}:seen:`]],
       ] as const) {
-        while (
-          (await run(DROP_BATCH, [names], [prefix, String(DROP_BATCH_SIZE)])) === DROP_BATCH_SIZE
-        );
+        const [prefix, ...others] = prefixes
+        const args = [prefix, String(DROP_BATCH_SIZE), ...others]
+        while ((await run(DROP_BATCH, [names], args)) === DROP_BATCH_SIZE);
       }
       await written(keys.ids, (redis) =>
         redis.del([
           ...[keys.ids, keys.dates, keys.changes, keys.history, keys.records],
-          ...[keys.words, keys.tallies, keys.links, keys.counted],
+          ...[keys.words, keys.tallies, keys.links, keys.counted, keys.paged],
         ]),
       )
       // Last, once the movies are gone: a drop that fails before leaves the owner listed.
