@@ -231,7 +231,7 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
     owners: `SELECT DISTINCT owner FROM ${MOVIES} WHERE namespace = $1 AND owner > $2 ORDER BY owner LIMIT $3`,
     purge: `DELETE FROM ${RECORDS} WHERE (namespace, owner, key) IN (SELECT namespace, owner, key FROM ${RECORDS} WHERE expires <= $1 LIMIT ${PURGE_BATCH})`,
     noLimit: dialect === 'postgres' ? null : -1,
-    terms: termsStatements(),
+    terms: termsStatements(dialect),
   }
   const drops = [statements.dropMovies, statements.dropRecords, ...statements.terms.drop]
   if (dialect === 'postgres') {

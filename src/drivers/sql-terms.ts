@@ -160,6 +160,17 @@ function countStatements(dialect: SqlDialect, old: boolean, added: boolean): str
   return statements
 }
 
+/**
+ * The selects as one UNION ALL of two terms at a time, nested: D1 refuses a compound select of
+ * many terms ("too many terms in compound SELECT").
+ */
+function pairs(selects: string[]): string {
+  if (selects.length === 1) return selects[0] as string
+  const half = Math.ceil(selects.length / 2)
+  const side = (part: string[]) => `SELECT * FROM (${pairs(part)}) AS u${part.length}`
+  return `${side(selects.slice(0, half))} UNION ALL ${side(selects.slice(half))}`
+}
+
 /** The statements of search and statistics, `$1` namespace and `$2` owner. */
 export interface TermsStatements {
   /** A search with `whole` whole words ($3...), then the prefix's bounds, then the limit. */
@@ -190,7 +201,7 @@ export interface TermsStatements {
   screen: string
 }
 
-export function termsStatements(): TermsStatements {
+export function termsStatements(dialect: SqlDialect): TermsStatements {
   const owned = 'namespace = $1 AND owner = $2'
   const has = (condition: string) =>
     ` AND EXISTS (SELECT 1 FROM ${WORDS} o WHERE o.namespace = $1 AND o.owner = $2 AND o.id = w.id AND ${condition})`
@@ -224,9 +235,11 @@ export function termsStatements(): TermsStatements {
       // One run of the words index, in the page's order, from the resume point, within range.
       const run = (driving: string, distinct = '') => {
         let where = `w.namespace = $1 AND w.owner = $2 AND ${driving}`
-        // By `added`, the range an expression, not a range of the (word, screened) index: the
-        // run is read along (word, id), in its order, and stops at the limit.
-        const screened = sort === 'added' ? "(w.screened || '')" : 'w.screened'
+        // By `added`, SQLite is given the range as an expression, not a range of the (word,
+        // screened) index, so it reads the run along (word, id), in order, and stops at the
+        // limit (PostgreSQL does so itself, and would misjudge the expression's share).
+        const screened =
+          sort === 'added' && dialect === 'sqlite' ? "(w.screened || '')" : 'w.screened'
         where += ` AND ${screened} >= ${at(5)} AND ${screened} <= ${at(6)}`
         if (resuming) {
           where +=
@@ -244,7 +257,7 @@ export function termsStatements(): TermsStatements {
           { length: words },
           (_, n) => `SELECT * FROM (${run(`w.word = $${3 + n}`)}) AS w${n}`,
         )
-        page = `SELECT DISTINCT * FROM (${runs.join(' UNION ALL ')}) AS w ORDER BY ${by('w')} LIMIT ${at(7)}`
+        page = `SELECT DISTINCT * FROM (${pairs(runs)}) AS w ORDER BY ${by('w')} LIMIT ${at(7)}`
       } else if (whole === 0) {
         page = run(prefix.replaceAll('o.', 'w.'), 'DISTINCT ')
       } else {
