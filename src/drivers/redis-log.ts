@@ -21,15 +21,8 @@ import {
   REMOVE,
   REPLACE,
 } from './redis-scripts'
-import {
-  COUNT_ONE,
-  PAGE_ONE,
-  SEARCH,
-  SEARCH_PAGE,
-  TALLIES,
-  termsLines,
-  UNCOUNTED,
-} from './redis-terms'
+import { SEARCH, SEARCH_PAGE } from './redis-search'
+import { COUNT_ONE, PAGE_ONE, TALLIES, termsLines, UNCOUNTED } from './redis-terms'
 
 /** What every log of one Redis driver shares: the client, its scripts, its caches. */
 export interface RedisShared {
