@@ -78,6 +78,7 @@ export const PREFIX_WORDS = 32
 export const SEARCH_PAGE = `if redis.call('ZCARD', KEYS[2]) ~= redis.call('SCARD', KEYS[3]) then return false end
 local prefix = ARGV[1]
 local limit = tonumber(ARGV[2])
+if limit < 1 then return {} end
 local added, rev, from, to = ARGV[5] == '1', ARGV[8] == '1', ARGV[9], ARGV[10]
 local prefixed = redis.call('ZRANGE', KEYS[1], '[' .. ARGV[3], '(' .. ARGV[4], 'BYLEX')
 if #prefixed == 0 then return {} end
