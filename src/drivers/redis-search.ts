@@ -61,8 +61,12 @@ local keys = {}
 for at, id in ipairs(found) do keys[at] = prefix .. 'movie:' .. id end
 return redis.call('MGET', unpack(keys))`
 
-/** The most words a prefix alone may start for `SEARCH_PAGE` to merge their runs. */
-export const PREFIX_WORDS = 32
+/**
+ * The most words a prefix alone may start for `SEARCH_PAGE` to merge their runs: each is one
+ * ZRANGE of at most a page, in the script (a rare word's prefix, `rare1a`, starts 37 in the
+ * bench); past it the matches are a good share of the diary, ordered by the core's walk.
+ */
+export const PREFIX_WORDS = 128
 
 /**
  * KEYS: words, ids, paged. ARGV: the tag prefix, limit, the prefix, the least string after it,
