@@ -56,6 +56,29 @@ describeWith('REDIS_URL', 'Redis search pages', () => {
     await log.close()
   })
 
+  it('leaves a prefix of more words than it merges to the core, with the same pages', async () => {
+    const { log } = open()
+    // `x` starts 140 words, one a movie (PREFIX_WORDS is 128); `x1` eleven.
+    for (let n = 0; n < 140; n++) {
+      const day = String(((n * 5) % 28) + 1).padStart(2, '0')
+      await log.addMovie(
+        aMovie({ title: `Film ${n}`, notes: `x${n}`, screenedDate: `2024-05-${day}T20:00:00.000` }),
+      )
+    }
+    for (const sort of ['added', 'screenedDate', '-screenedDate'] as const) {
+      const listed = await walkPages(log, { sort }, 1000)
+      for (const [q, count] of [
+        ['x', 140],
+        ['x1', 51],
+      ] as const) {
+        const found = await walkPages(log, { q, sort }, 30)
+        expect(found.length, `${q} ${sort}`).toBe(count)
+        expect(found, `${q} ${sort}`).toEqual(listed.filter((m) => m.notes.startsWith(q)))
+      }
+    }
+    await log.close()
+  })
+
   it('puts the words of a log counted by an older movie-log in the ordered sets, once', async () => {
     const { namespace, log } = open()
     const added = await addCorpus(log)
