@@ -4,7 +4,6 @@
  * costs nothing that stays. Drivers depend on this file and on the core's pure movie rules.
  */
 import type { Movie } from './movie'
-import type { MovieSort } from './range'
 import type { StoreFailure } from './store-failure'
 import type { TallyRead } from './tallies'
 import type { WordQuery } from './words'
@@ -25,7 +24,8 @@ export interface DateQuery {
 
 /** A search page's order, bounds on screenedDate (inclusive) and resume point, for `searchPage`. */
 export interface SearchPageQuery {
-  sort: MovieSort
+  /** A listing's sort (`MovieSort`, spelled here: the port imports no listing rules). */
+  sort: 'added' | 'screenedDate' | '-screenedDate'
   from: string
   to: string
   after?: { date: string; id: string }

@@ -1,11 +1,11 @@
 import type { ChangeRead, DateQuery, LogDriver, StoreDriver, StoredChange } from '../core/driver'
 import type { Movie } from '../core/movie'
 import type { StoreFailure } from '../core/store-failure'
-import { termsOf } from '../core/tallies'
 import { afterPrefix } from '../core/words'
 import { createMovieCache } from './movie-cache'
+import { backfill, termsText } from './sql-backfill'
 import { rollupRanges } from './sql-rollup'
-import { type SqlDialect, type SqlStatements, sqlStatements } from './sql-statements'
+import { type SqlDialect, sqlStatements } from './sql-statements'
 import { createWatchers, type WakeHub, type WakeSource } from './watchers'
 
 /** A database connection (or pool) as the SQL driver uses it: one statement at a time. */
@@ -265,32 +265,8 @@ export function createSqlDriver(
   }
 }
 
-/** A movie's terms (`termsOf`) as the SQL drivers store them, for the triggers to count. */
-function termsText(movie: Movie): string {
-  return JSON.stringify(termsOf(movie))
-}
-
-const BACKFILL_BATCH = 500
 /** Most words of a prefix read one by one and merged; past it, its range is read and sorted. */
 const PREFIX_WORDS = 32
-
-// The namespace's rows an older movie-log wrote, given their terms (the triggers count them),
-// and the words rows it wrote given their movie's screenedDate.
-async function backfill(
-  query: SqlConnection['query'],
-  statements: SqlStatements['terms'],
-  namespace: string,
-): Promise<void> {
-  for (;;) {
-    const rows = await query(statements.unindexed, [namespace, BACKFILL_BATCH])
-    for (const row of rows) {
-      const movie = JSON.parse(row.movie as string) as Movie
-      await query(statements.index, [namespace, row.owner, row.id, row.movie, termsText(movie)])
-    }
-    if (rows.length < BACKFILL_BATCH) break
-  }
-  await query(statements.screen, [namespace])
-}
 
 /** The id in a movie's stored text. */
 function idOf(text: string): string {

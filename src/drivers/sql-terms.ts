@@ -16,7 +16,7 @@
  * PostgreSQL writers touching the same counters lock them in one order (no deadlock). A row
  * written before these tables (terms NULL) is given its terms by `backfill` on first use.
  */
-import type { MovieSort } from '../core/range'
+import type { SearchPageQuery } from '../core/driver'
 import { ROLLUP_READS, rollupSchema, rollupStatements } from './sql-rollup'
 
 // The dialects of sql-statements.ts (named here too: that file builds on this one).
@@ -180,7 +180,12 @@ export interface TermsStatements {
    * to, the limit, then (resuming) the resume point's date and id (`added`: its id alone).
    * With `words` (no whole word), the prefix's words ($3...) in place of its bounds.
    */
-  searchPage(whole: number, sort: MovieSort, resuming: boolean, words?: number): string
+  searchPage(
+    whole: number,
+    sort: SearchPageQuery['sort'],
+    resuming: boolean,
+    words?: number,
+  ): string
   /** $3 a prefix, $4 the least string after its words, $5 at most: the words it starts. */
   prefixWords: string
   /** $3 first month, $4 last: each month's total, from the rollup (sql-rollup.ts). */
