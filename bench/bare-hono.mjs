@@ -2,13 +2,13 @@
 import { Hono } from 'hono'
 import { serve } from 'srvx'
 
-const movies: unknown[] = []
+const movies = []
 let next = 0
 
 const app = new Hono()
   .get('/movies', (c) => c.json(movies))
   .post('/movies', async (c) => {
-    const movie = { id: String(++next), ...((await c.req.json()) as object) }
+    const movie = { id: String(++next), ...(await c.req.json()) }
     movies.push(movie)
     return c.json(movie, 201)
   })
