@@ -121,6 +121,20 @@ export function expectedStats(movies: Movie[], from = '0000-01', to = '9999-12')
   }
 }
 
+type ListOptions = Parameters<MovieLog['listMovies']>[0]
+
+/** Every page of a listing, `limit` at a time, through its cursors. */
+export async function walkPages(log: MovieLog, options: ListOptions, limit: number) {
+  const movies: Movie[] = []
+  let page = await log.listMovies({ ...options, limit })
+  movies.push(...page.movies)
+  while (page.nextCursor) {
+    page = await log.listMovies({ limit, cursor: page.nextCursor })
+    movies.push(...page.movies)
+  }
+  return movies
+}
+
 const titles = (movies: Movie[]) => movies.map((movie) => movie.title)
 
 /** Search and statistics (CONTRACT.md "Search and statistics"), the same on every store. */
@@ -182,6 +196,53 @@ export function describeSearchSuite({ openLog }: StoreSuiteContext): void {
       )
       expect(error).toBeInstanceOf(InvalidPageRequestError)
       expect((error as InvalidPageRequestError).issues[0]?.path).toBe('cursor')
+    })
+
+    it('pages through many matches among other movies in every order, as a filter of the listing', async () => {
+      const log = await openLog()
+      // Matches far more than a page, interleaved with movies that do not match, screened out
+      // of the order added (with ties), and a movie holding two words of the prefix.
+      for (let n = 0; n < 90; n++) {
+        const day = String(((n * 7) % 28) + 1).padStart(2, '0')
+        const title = n % 3 === 0 ? `Other ${n}` : `Heat ${n}`
+        // A word of its own each: the prefix `z` starts 90 words, `z1` eleven.
+        const notes = `${n % 5 === 0 ? 'heated heatwave' : `part${n % 4}`} z${n}`
+        await log.addMovie(
+          aMovie({ title, notes, screenedDate: `2024-0${(n % 3) + 1}-${day}T20:00:00.000` }),
+        )
+      }
+      const all = (options: ListOptions) => walkPages(log, options, 7)
+      const check = async () => {
+        for (const sort of ['added', 'screenedDate', '-screenedDate'] as const) {
+          for (const range of [{}, { from: '2024-01-15', to: '2024-02' }]) {
+            const listed = await all({ sort, ...range })
+            for (const [q, holds] of [
+              ['heat', (m: Movie) => /heat/i.test(`${m.title} ${m.notes}`)],
+              [
+                'heat part1',
+                (m: Movie) => m.title.startsWith('Heat') && m.notes.startsWith('part1 '),
+              ],
+              [
+                'part2 hea',
+                (m: Movie) => m.notes.startsWith('part2') && m.title.startsWith('Heat'),
+              ],
+              ['z', (m: Movie) => / z\d+$/.test(m.notes)],
+              ['z1', (m: Movie) => / z1\d?$/.test(m.notes)],
+            ] as const) {
+              const found = await all({ q, sort, ...range })
+              // More than a page for the one word, a few for the others.
+              expect(found.length, `${q} ${sort}`).toBeGreaterThan(q === 'heat' ? 7 : 1)
+              expect(found, `${q} ${sort}`).toEqual(listed.filter(holds))
+            }
+          }
+        }
+      }
+      await check()
+      // An edit that moves a match to another date, and one that takes its words away.
+      const [first, second] = (await log.listMovies({ q: 'heat', limit: 2 })).movies
+      await log.updateMovie(first!.id, { screenedDate: '2024-03-28T23:00:00.000' })
+      await log.updateMovie(second!.id, { title: 'Cool', notes: '' })
+      await check()
     })
 
     it('follows edits and deletes at once', async () => {

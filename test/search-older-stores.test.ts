@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { createMovieLog } from 'movie-log'
+import { createMovieLog, type Movie } from 'movie-log'
 import sqlite3 from 'sqlite3'
 import { expect, it } from 'vitest'
 import { openSqliteDriver } from '../src/drivers/sqlite'
+import { aMovie } from './_movies'
 import { addCorpus, expectedStats } from './_store-suite-search'
 import { tempFolders } from './_temp'
 
@@ -70,6 +71,44 @@ it('rolls up the counters of a store made before the yearly rollup, once, on ope
   await again.deleteMovie(added[0]!.id)
   expect(await later.stats()).toEqual(expectedStats(added.slice(1)))
   await Promise.all([later.close(), again.close()])
+  const driver = await openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 })
+  await driver.drop('').finally(() => driver.close())
+})
+
+it('gives the words an older movie-log wrote their screening, once, and its triggers way', async () => {
+  // As the version before search pages left the file: words without a screening, its triggers.
+  const { url, namespace, log, added } = await olderFile(async (run) => {
+    await run('UPDATE movie_log_words SET screened = NULL')
+    for (const event of ['added', 'updated', 'deleted']) {
+      await run(`DROP TRIGGER movie_log_terms_${event}_v2`)
+    }
+    await run(`CREATE TRIGGER movie_log_terms_added AFTER INSERT ON movie_log_movies BEGIN
+INSERT INTO movie_log_words (namespace, owner, word, id) SELECT NEW.namespace, NEW.owner, value, NEW.id FROM json_each(NEW.terms, '$.words') WHERE true ON CONFLICT DO NOTHING;
+END`)
+  })
+  await log.close()
+
+  const later = createMovieLog(url, { namespace })
+  const heats = (sort: 'added' | 'screenedDate' | '-screenedDate') =>
+    later.listMovies({ q: 'heat', sort, from: '2024-06', limit: 2 })
+  const filtered = (movies: Movie[]) =>
+    movies.filter((m) => /^heat/i.test(m.title) && m.screenedDate >= '2024-06').slice(0, 2)
+  expect((await heats('screenedDate')).movies).toEqual(filtered(added))
+  // Written after: by this version's triggers, in its place.
+  const fourth = await later.addMovie(
+    aMovie({ title: 'Heat', screenedDate: '2024-06-01T12:00:00.000' }),
+  )
+  expect((await heats('screenedDate')).movies).toEqual(filtered([fourth, ...added]))
+  expect((await heats('-screenedDate')).movies).toEqual(filtered([...added].reverse()))
+  const db = new sqlite3.Database(url.slice('sqlite://'.length))
+  const triggers = await new Promise<unknown[]>((done, fail) =>
+    db.all("SELECT name FROM sqlite_master WHERE name = 'movie_log_terms_added'", (error, rows) =>
+      error ? fail(error) : done(rows),
+    ),
+  )
+  await new Promise((done) => db.close(done))
+  expect(triggers).toEqual([])
+  await later.close()
   const driver = await openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 })
   await driver.drop('').finally(() => driver.close())
 })

@@ -3,19 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { FEW_IN_RANGE } from '../src/core/in-range'
 import { parseWordQuery, wordsOf } from '../src/core/words'
 import { aMovie } from './_movies'
+import { walkPages } from './_store-suite-search'
 
 // Searches whose matches are more than the index hands over at once (FEW_IN_RANGE): the
 // listing is walked and each movie matched by the tokenizer itself (core/search.ts).
-async function walk(log: MovieLog, options: Parameters<MovieLog['listMovies']>[0]) {
-  const movies: Movie[] = []
-  let page = await log.listMovies({ ...options, limit: 50 })
-  movies.push(...page.movies)
-  while (page.nextCursor) {
-    page = await log.listMovies({ limit: 50, cursor: page.nextCursor })
-    movies.push(...page.movies)
-  }
-  return movies
-}
+const walk = (log: MovieLog, options: Parameters<MovieLog['listMovies']>[0]) =>
+  walkPages(log, options, 50)
 
 describe('search beyond the matches the index hands over at once', () => {
   it('gives the same pages as a filter of the whole log, in every order', async () => {

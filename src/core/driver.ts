@@ -4,6 +4,7 @@
  * costs nothing that stays. Drivers depend on this file and on the core's pure movie rules.
  */
 import type { Movie } from './movie'
+import type { MovieSort } from './range'
 import type { StoreFailure } from './store-failure'
 import type { TallyRead } from './tallies'
 import type { WordQuery } from './words'
@@ -19,6 +20,14 @@ export interface DateQuery {
   from: string
   to: string
   /** Resume after this movie in the listing's order. */
+  after?: { date: string; id: string }
+}
+
+/** A search page's order, bounds on screenedDate (inclusive) and resume point, for `searchPage`. */
+export interface SearchPageQuery {
+  sort: MovieSort
+  from: string
+  to: string
   after?: { date: string; id: string }
 }
 
@@ -81,6 +90,13 @@ export interface LogDriver {
    * of every movie, but on the scan): at most `limit`, in any order.
    */
   search(query: WordQuery, limit: number): Promise<Movie[]>
+  /**
+   * A page of a search in the listing's order (`sort`, ties by id), within `from`..`to`, after
+   * `after`, at most `limit`: the same movies `search` finds, read from an index of the words in
+   * that order, stopping at the limit. Optional, and `undefined` from a store without that
+   * index (a wrapper knows only once the store is open): the core then orders `search`'s.
+   */
+  searchPage?(query: WordQuery, page: SearchPageQuery, limit: number): Promise<Movie[] | undefined>
   /**
    * The counters `termsOf` names, kept with the movies in the same write: those of the months
    * `from`..`to` (`YYYY-MM`, inclusive) at least, and the repeats of every link screened more

@@ -27,6 +27,8 @@ export function guardLog(
     changesAfter: (after, limit) => guard('list', () => log.changesAfter(after, limit)),
     latestChange: () => guard('list', () => log.latestChange()),
     search: (query, limit) => guard('list', () => log.search(query, limit)),
+    searchPage: (query, page, limit) =>
+      guard('list', async () => log.searchPage?.(query, page, limit)),
     tallies: (from, to) => guard('list', () => log.tallies(from, to)),
   }
 }

@@ -60,6 +60,7 @@ export function lazyStore(
         changesAfter: async (after, limit) => (await logOf()).changesAfter(after, limit),
         latestChange: async () => (await logOf()).latestChange(),
         search: async (query, limit) => (await logOf()).search(query, limit),
+        searchPage: async (query, page, limit) => (await logOf()).searchPage?.(query, page, limit),
         tallies: async (from, to) => (await logOf()).tallies(from, to),
       }
     },

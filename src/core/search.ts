@@ -10,20 +10,25 @@ const WALK_CHUNK = 500
 type Read = (listing: Listing, after: Position | undefined, wanted: number) => Promise<Movie[]>
 
 /**
- * A page of a search, in the listing's order, within its range, after `after`. The words'
+ * A page of a search, in the listing's order, within its range, after `after`: the driver's
+ * own `searchPage` when it has one (an index of words in the listing's order). Else the words'
  * index gives the matches: when they are few (at most FEW_IN_RANGE), they are ordered here;
  * when many, they are dense in the log, so the listing itself is walked, keeping the movies
  * that match (the same tokenizer as the index), and a page reads about `wanted` divided by
  * their share of the log. Either way no page reads the whole log.
  */
 export async function searchPage(
-  driver: Pick<LogDriver, 'search'>,
+  driver: Pick<LogDriver, 'search' | 'searchPage'>,
   read: Read,
   query: WordQuery,
   listing: Listing,
   after: Position | undefined,
   wanted: number,
 ): Promise<Movie[]> {
+  const { sort, from, to } = listing
+  const point = after && { date: after.date, id: after.id }
+  const page = await driver.searchPage?.(query, { sort, from, to, after: point }, wanted)
+  if (page) return page
   const few = await driver.search(query, FEW_IN_RANGE + 1)
   if (few.length <= FEW_IN_RANGE) {
     const order = orderOf(listing)

@@ -190,6 +190,28 @@ export function createSqlDriver(
           }
         }
       },
+      searchPage: async (words, page, limit) => {
+        await indexed()
+        const whole = [...words.whole].sort((a, b) => b.length - a.length)
+        const bounds = [words.prefix, afterPrefix(words.prefix)]
+        // A prefix alone: its words (a few seeks), each read in order and merged, when few.
+        let prefixed: unknown[] = []
+        if (whole.length === 0) {
+          const rows = await run(sql.terms.prefixWords, ...bounds, PREFIX_WORDS + 1)
+          if (rows.length === 0) return []
+          if (rows.length <= PREFIX_WORDS) prefixed = rows.map((row) => row.word)
+        }
+        const { sort, from, to, after } = page
+        const statement = sql.terms.searchPage(
+          whole.length,
+          sort,
+          after !== undefined,
+          prefixed.length,
+        )
+        const driving = prefixed.length > 0 ? prefixed : [...whole, ...bounds]
+        const resume = !after ? [] : sort === 'added' ? [after.id] : [after.date, after.id]
+        return toMovies(await run(statement, ...driving, from, to, limitOf(limit), ...resume))
+      },
       tallies: async (from, to) => {
         await indexed()
         // Whole years from the rollup, the months either side from the month counters.
@@ -249,8 +271,11 @@ function termsText(movie: Movie): string {
 }
 
 const BACKFILL_BATCH = 500
+/** Most words of a prefix read one by one and merged; past it, its range is read and sorted. */
+const PREFIX_WORDS = 32
 
-// The namespace's rows an older movie-log wrote, given their terms (the triggers count them).
+// The namespace's rows an older movie-log wrote, given their terms (the triggers count them),
+// and the words rows it wrote given their movie's screenedDate.
 async function backfill(
   query: SqlConnection['query'],
   statements: SqlStatements['terms'],
@@ -262,8 +287,9 @@ async function backfill(
       const movie = JSON.parse(row.movie as string) as Movie
       await query(statements.index, [namespace, row.owner, row.id, row.movie, termsText(movie)])
     }
-    if (rows.length < BACKFILL_BATCH) return
+    if (rows.length < BACKFILL_BATCH) break
   }
+  await query(statements.screen, [namespace])
 }
 
 /** The id in a movie's stored text. */

@@ -231,7 +231,7 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
     owners: `SELECT DISTINCT owner FROM ${MOVIES} WHERE namespace = $1 AND owner > $2 ORDER BY owner LIMIT $3`,
     purge: `DELETE FROM ${RECORDS} WHERE (namespace, owner, key) IN (SELECT namespace, owner, key FROM ${RECORDS} WHERE expires <= $1 LIMIT ${PURGE_BATCH})`,
     noLimit: dialect === 'postgres' ? null : -1,
-    terms: termsStatements(),
+    terms: termsStatements(dialect),
   }
   const drops = [statements.dropMovies, statements.dropRecords, ...statements.terms.drop]
   if (dialect === 'postgres') {
@@ -247,7 +247,7 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
   }
   const sqlite = (sql: string) => sql.replace(/\$(\d+)/g, '?$1')
   const { byDate, noLimit, drop, terms, ...rest } = statements
-  const { search, drop: _, ...reads } = terms
+  const { search, searchPage, drop: _, ...reads } = terms
   return {
     ...(Object.fromEntries(Object.entries(rest).map(([name, sql]) => [name, sqlite(sql)])) as Omit<
       SqlStatements,
@@ -256,8 +256,9 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
     terms: {
       ...(Object.fromEntries(
         Object.entries(reads).map(([name, sql]) => [name, sqlite(sql)]),
-      ) as Omit<TermsStatements, 'search' | 'drop'>),
+      ) as Omit<TermsStatements, 'search' | 'searchPage' | 'drop'>),
       search: (whole) => sqlite(search(whole)),
+      searchPage: (...shape) => sqlite(searchPage(...shape)),
       drop: terms.drop.map(sqlite),
     },
     byDate: byDate.map((pair) => pair.map(sqlite)) as SqlStatements['byDate'],
