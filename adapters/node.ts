@@ -8,6 +8,22 @@ import { createMovieLogReplier } from '../src/http/replier'
 import { reasonPhrase } from '../src/http/reply'
 
 export type { CorsOrigins } from '../src/http/cors'
+/**
+ * For an h3 app that mounts a log (`movie-log/h3`) and is served by node:http or listhen
+ * through h3's `toNodeHandler`: lets the log read POST bodies straight from Node's request, as
+ * `toNodeHandler` here and `movie-log serve` do, instead of through the web stream srvx builds
+ * (about twice the adds a second on memory). The log's `maxBodyBytes` still holds. Never wrap
+ * srvx's `serve()` given a `maxRequestBodySize`: this read does not see that limit.
+ *
+ * @example
+ * ```ts
+ * import { toNodeHandler } from 'h3/node'
+ * import { readsBodiesFromNode } from 'movie-log/node'
+ *
+ * createServer(readsBodiesFromNode(toNodeHandler(app))).listen(3000)
+ * ```
+ */
+export { readsBodiesFromNode } from '../src/http/node-body'
 export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http/options'
 
 /**

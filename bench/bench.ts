@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: movie-log's cold start beside hono's (bench/cold-start.ts), then its example
- * server against bare h3 (alternating solo runs, then paired runs that load both at once and
+ * `npm run bench`: movie-log's cold start beside hono's (bench/cold-start.ts), then movie-log
+ * as issue 36 measured it (an h3 app mounting the built package, plain node, wrk with 32
+ * connections, ratios to bare h3 in the same round; bench/targets.ts) against bare h3 (alternating solo runs, then paired runs that load both at once and
  * compare CPU time per request), then the scale run, then adds and pages on one Redis and on a
  * Redis Cluster, with and without the wait for a replica (bench/cluster.ts), then the live
  * feed: from a 201 to its event at 100 and 1,000 open feeds, and an idle feed's memory
@@ -8,7 +9,8 @@
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
  * BENCH_SECONDS (5), BENCH_ROUNDS (4), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
  * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning), BENCH_COLD_RUNS (30), BENCH_ONLY
- * (`throughput`: the solo and paired runs alone, printed).
+ * (`throughput`: the solo and paired runs alone, printed), BENCH_NODE (24: the servers' Node
+ * line), BENCH_SERVE (1: `movie-log serve` from source too).
  */
 
 import { readFileSync, writeFileSync } from 'node:fs'

@@ -26,7 +26,7 @@ const COMPILING =
   /compiler::|maglev|Maglev|Scanner|Parser|AstValue|Zone|Compile|interpreter::|Bytecode/
 
 const TARGETS: [string, string[], Record<string, string>][] = [
-  ['bare h3', ['bench/bare-h3.ts'], {}],
+  ['bare h3', ['bench/bare-h3.mjs'], {}],
   ['bare h3 + movie-log core', ['bench/bare-h3-core.ts'], {}],
   ['movie-log memory', SERVE, { MOVIE_LOG_STORE: 'memory://' }],
 ]

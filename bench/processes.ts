@@ -14,6 +14,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** `movie-log serve` from source, as `npm start` runs it. */
 export const SERVE = ['src/cli/index.ts', 'serve']
 
+/** An h3 app mounting the built package (dist), as the issue's harness measured movie-log. */
+export const MOUNTED = ['bench/mounted-h3.mjs']
+
 export interface Target {
   name: string
   url: string
@@ -30,13 +33,18 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Runs a TypeScript file (`SERVE`, the bare h3 server) with its arguments; waits for its port. */
+/**
+ * Runs a script with its arguments on `node` (this process's unless given); waits for its port.
+ * A `.mjs` file runs on plain node, as an app in production does; TypeScript (`SERVE`) through tsx.
+ */
 export function startTarget(
   name: string,
   script: string[],
   env: Record<string, string>,
+  node = process.execPath,
 ): Promise<Target> {
-  return startServer(name, process.execPath, ['--import', 'tsx', ...script], env)
+  const loader = script[0]?.endsWith('.mjs') ? [] : ['--import', 'tsx']
+  return startServer(name, node, [...loader, ...script], env)
 }
 
 /** json-server 1.0 beta on a db.json with an empty `movies` collection, in `folder`. */

@@ -119,6 +119,7 @@ describe('the published surface', () => {
           "MovieLogAction",
           "MovieLogHttpOptions",
           "MovieLogNodeHandler",
+          "readsBodiesFromNode",
           "toNodeHandler",
         ],
         "movie-log/page": [

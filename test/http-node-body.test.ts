@@ -6,14 +6,14 @@ import { bodyLimit, H3 } from 'h3'
 import { toNodeHandler } from 'h3/node'
 import { createMovieLog, type MovieLog } from 'movie-log'
 import { toH3Handler } from 'movie-log/h3'
+import { readsBodiesFromNode } from 'movie-log/node'
 import { toWebHandler } from 'movie-log/web'
 import { serve } from 'srvx'
 import { afterEach, describe, expect, it } from 'vitest'
-import { readsBodiesFromNode } from '../src/http/node-body'
 import { aMovie } from './_movies'
 
 // On Node, a POST body is read straight from Node's request when the server said it may
-// (`readsBodiesFromNode`, as movie-log's server does) and nothing else consumes it. These pin
+// (`readsBodiesFromNode` of movie-log/node, as movie-log's server does) and nothing else consumes it. These pin
 // that the shortcut steps aside for anything that does, keeps every body limit, and answers a
 // body that breaks off as the web path does.
 

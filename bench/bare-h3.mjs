@@ -3,13 +3,13 @@ import { createServer } from 'node:http'
 import { H3, readBody } from 'h3'
 import { toNodeHandler } from 'h3/node'
 
-const movies: unknown[] = []
+const movies = []
 let next = 0
 
 const app = new H3()
   .get('/movies', () => movies)
   .post('/movies', async (event) => {
-    const movie = { id: String(++next), ...((await readBody(event)) as object) }
+    const movie = { id: String(++next), ...(await readBody(event)) }
     movies.push(movie)
     event.res.status = 201
     return movie
