@@ -162,9 +162,9 @@ describe.each(sqliteClients)('the SQLite driver on %s', (client) => {
       'movie_log_changes_deleted',
       'movie_log_changes_updated',
       // Search and statistics (issue 39): the words and counters, in the same statement too.
-      'movie_log_terms_added',
-      'movie_log_terms_deleted',
-      'movie_log_terms_updated',
+      'movie_log_terms_added_v2',
+      'movie_log_terms_deleted_v2',
+      'movie_log_terms_updated_v2',
     ])
   })
 
