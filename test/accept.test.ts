@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { listTypeOf } from '../src/http/accept'
+import { acceptsJson, listTypeOf, preferredType } from '../src/http/accept'
 
 // The contract: where Accept ranks JSON and an export equally, JSON wins, whichever the header
 // lists first (negotiator alone settles a tie by the header's order).
@@ -19,4 +19,30 @@ it.each([
   ['text/html', undefined],
 ])('answers %s with %s', (accept, type) => {
   expect(listTypeOf(accept)).toBe(type)
+})
+
+// Each answer is remembered for the headers seen last (clients repeat theirs): a header read
+// again, after many others, is answered as it was read the first time.
+it('answers a header read again as the first time, among more headers than it remembers', () => {
+  const types: Record<string, string> = {
+    'text/event-stream': 'events',
+    'application/json': 'json',
+    'application/x-ndjson': 'ndjson',
+    'text/csv': 'csv',
+  }
+  const offers = Object.keys(types)
+  const named = offers.filter((type) => type !== 'application/json')
+  const ranges = ['text/csv', 'application/json', 'application/x-ndjson', 'text/html']
+  const headers = Array.from(
+    { length: 200 },
+    (_, n) => `${ranges[n % 4]};q=0.${(n % 9) + 1}, ${ranges[(n + 1) % 4]};q=0.${9 - (n % 9)}`,
+  )
+  for (const order of [headers, [...headers].reverse(), headers]) {
+    for (const header of order) {
+      const type = preferredType(header, offers, named)
+      expect(listTypeOf(header), header).toBe(type === undefined ? undefined : types[type])
+      const json = preferredType(header, ['application/json']) !== undefined
+      expect(acceptsJson(header), header).toBe(json)
+    }
+  }
 })

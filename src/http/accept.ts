@@ -49,10 +49,26 @@ function namedTypes(negotiator: Negotiator): Set<string> {
 
 const JSON_TYPE = 'application/json'
 
-/** Whether an `Accept` header lets us answer with `application/json`. No header accepts all. */
-export function acceptsJson(accept: string | null): boolean {
-  return preferredType(accept, [JSON_TYPE]) !== undefined
+/**
+ * `read(accept)` remembered for the last headers seen: a client sends the same `Accept` on
+ * every request, and reading it again costs as much as answering a small page from a cache.
+ * Bounded, since the header is the client's to choose.
+ */
+function remembered<Result>(read: (accept: string | null) => Result, most = 64) {
+  const seen = new Map<string | null, Result>()
+  return (accept: string | null): Result => {
+    if (seen.has(accept)) return seen.get(accept) as Result
+    const result = read(accept)
+    if (seen.size >= most) seen.delete(seen.keys().next().value as string | null)
+    seen.set(accept, result)
+    return result
+  }
 }
+
+/** Whether an `Accept` header lets us answer with `application/json`. No header accepts all. */
+export const acceptsJson: (accept: string | null) => boolean = remembered(
+  (accept) => preferredType(accept, [JSON_TYPE]) !== undefined,
+)
 
 /**
  * What `GET /movies` can answer with: the JSON array, an export of every movie, or the feed of
@@ -77,7 +93,7 @@ const NAMED_ONLY = LIST_OFFERS.filter((type) => type !== JSON_TYPE)
  * The type `GET /movies` answers an `Accept` header with, or `undefined` when the header
  * refuses all four.
  */
-export function listTypeOf(accept: string | null): ListType | undefined {
+export const listTypeOf: (accept: string | null) => ListType | undefined = remembered((accept) => {
   const type = preferredType(accept, LIST_OFFERS, NAMED_ONLY)
   return type === undefined ? undefined : LIST_TYPES[type]
-}
+})
