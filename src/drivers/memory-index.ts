@@ -10,21 +10,43 @@ export interface MemoryIndex {
   byId: Map<string, Movie>
   added: Movie[]
   dated: Movie[]
-  /** Its words and counters: search and statistics. */
+  /** Its words and counters, as of the last read of them: read through `countedTerms`. */
   terms: MemoryTerms
+  /** The changes since, in order: counted in when search or statistics next read the terms. */
+  uncounted: [Movie, 1 | -1][]
 }
 
 export function createMemoryIndex(movies: Movie[]): MemoryIndex {
-  const added = [...movies]
-  const terms = createMemoryTerms()
-  for (const movie of movies) countTerms(terms, movie, 1)
   return {
     byId: new Map(movies.map((movie) => [movie.id, movie])),
-    added,
+    added: [...movies],
     dated: [...movies].sort(byDate),
-    terms,
+    terms: createMemoryTerms(),
+    uncounted: movies.map((movie) => [movie, 1]),
   }
 }
+
+/**
+ * The index's words and counters with every change made so far counted in. Counted when read,
+ * not at each write: an add costs no more for search and statistics than a queued entry, and a
+ * log nobody searches never builds them. Synchronous, so a read sees every change before it.
+ */
+export function countedTerms(index: MemoryIndex): MemoryTerms {
+  const { uncounted, terms } = index
+  if (uncounted.length === 0) return terms
+  for (const [movie, step] of uncounted) countTerms(terms, movie, step)
+  uncounted.length = 0
+  return terms
+}
+
+function uncount(index: MemoryIndex, movie: Movie, step: 1 | -1): void {
+  index.uncounted.push([movie, step])
+  // Edits queue two entries each without adding a movie: counted in once the queue outgrows
+  // the log, so it never holds more than about one entry per movie.
+  if (index.uncounted.length > index.byId.size + QUEUED_BEYOND_LOG) countedTerms(index)
+}
+
+const QUEUED_BEYOND_LOG = 1024
 
 /** Adds a movie, or puts it in the place of the one with its id. */
 export function keep(index: MemoryIndex, movie: Movie): void {
@@ -35,8 +57,10 @@ export function keep(index: MemoryIndex, movie: Movie): void {
   // Ids mostly arrive in order: an append, except after a clock step.
   if (last === undefined || last.id < movie.id) index.added.push(movie)
   else index.added.splice(firstAfterId(index.added, movie.id), 0, movie)
-  index.dated.splice(firstAfter(index.dated, movie, byDate), 0, movie)
-  countTerms(index.terms, movie, 1)
+  const at = firstAfter(index.dated, movie, byDate)
+  if (at === index.dated.length) index.dated.push(movie)
+  else index.dated.splice(at, 0, movie)
+  uncount(index, movie, 1)
 }
 
 /** Removes the movie with this movie's id from all three. */
@@ -46,7 +70,7 @@ export function drop(index: MemoryIndex, movie: Movie): void {
   index.byId.delete(movie.id)
   index.added.splice(firstAfterId(index.added, old.id) - 1, 1)
   index.dated.splice(firstAfter(index.dated, old, byDate) - 1, 1)
-  countTerms(index.terms, old, -1)
+  uncount(index, old, -1)
 }
 
 /** Movies with an id after `after`, in id order. */

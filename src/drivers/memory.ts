@@ -7,6 +7,7 @@ import { classifyNodeFailure } from './failures'
 import { type KeyvLayout, keyvLayout, movieOwnerOf, moviesPrefixOf, pageOfOwners } from './keys'
 import { storeOf, toKeyv } from './keyv'
 import {
+  countedTerms,
   createMemoryIndex,
   drop,
   keep,
@@ -150,9 +151,9 @@ function memoryLog(
     listByDate: async (query, limit) => pageByDate(await find(), query, limit),
     search: async (query, limit) => {
       const index = await find()
-      return searchTerms(index.terms, query, limit, index.byId)
+      return searchTerms(countedTerms(index), query, limit, index.byId)
     },
-    tallies: async () => tallyTerms((await find()).terms),
+    tallies: async () => tallyTerms(countedTerms(await find())),
     replace: async (expected, next) => {
       const movies = await find()
       const stored = movies.byId.get(next.id)
