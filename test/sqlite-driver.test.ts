@@ -12,7 +12,7 @@ import { StoreUnavailableError } from '../src/core/store-failure'
 import { movieText } from '../src/drivers/sql-driver'
 import { classifySqliteFailure } from '../src/drivers/sql-failures'
 import { sqlStatements } from '../src/drivers/sql-statements'
-import { openSqliteDriver, sqliteDriverOver } from '../src/drivers/sqlite'
+import { openSqliteDriver, sqliteDriverOver, sqliteOpener } from '../src/drivers/sqlite'
 import { aMovie } from './_movies'
 import { sqliteClients, sqliteUrl } from './_sqlite-clients'
 import { tempFolders } from './_temp'
@@ -57,6 +57,18 @@ const failureOf = (promise: Promise<unknown>) =>
   )
 
 describe.each(sqliteClients)('the SQLite driver on %s', (client) => {
+  it("sets each connection's waits, syncs and temporary b-trees: busy timeout, FULL, in memory", async () => {
+    const connect = await sqliteOpener(client)
+    const connection = await connect(join(tempFolder('movie-log-sqlite-setup-'), 'movies.sqlite'))
+    cleanups.push(() => connection.close())
+    const setting = async (pragma: string) =>
+      Object.values((await connection.query(`PRAGMA ${pragma}`, []))[0] ?? {})[0]
+    expect(await setting('busy_timeout')).toBe(5000)
+    // 2 is FULL for synchronous and MEMORY for temp_store.
+    expect(await setting('synchronous')).toBe(2)
+    expect(await setting('temp_store')).toBe(2)
+  })
+
   it('refuses a URL that names no file', async () => {
     const refused = await failureOf(openSqliteDriver(`sqlite://?client=${client}`, options))
     expect(refused).toBeInstanceOf(UnsupportedStoreError)
