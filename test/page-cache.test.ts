@@ -13,6 +13,7 @@ import { openPostgresDriver } from '../src/drivers/postgres'
 import { openRedisDriver } from '../src/drivers/redis'
 import { openSqliteDriver } from '../src/drivers/sqlite'
 import { aMovie } from './_movies'
+import { sqliteClients, sqliteUrl } from './_sqlite-clients'
 import { tempFolders } from './_temp'
 
 const tempFolder = tempFolders()
@@ -28,17 +29,19 @@ const stores: [string, (namespace: string) => Promise<StoreDriver>, boolean][] =
     })(),
     true,
   ],
-  [
-    'SQLite',
+  // On a synchronous library the version itself is read again only after a commit of this
+  // connection's or another's (data_version): each library, for both ways.
+  ...sqliteClients.map((client): (typeof stores)[number] => [
+    `SQLite (${client})`,
     (() => {
       let file: string | undefined
       return (namespace: string) => {
         file ??= join(tempFolder('movie-log-page-cache-'), 'movies.sqlite')
-        return openSqliteDriver(`sqlite://${file}`, options(namespace))
+        return openSqliteDriver(sqliteUrl(file, client), options(namespace))
       }
     })(),
     true,
-  ],
+  ]),
   [
     'PostgreSQL',
     (namespace) => openPostgresDriver(process.env.POSTGRES_URL as string, options(namespace)),
@@ -119,6 +122,12 @@ for (const [name, open, available] of stores) {
       expect(await sorted()).toEqual(['Ran'])
       await writing.addMovie(aMovie({ title: 'Ikiru', screenedDate: '2025-01-01T20:00:00.000' }))
       expect(await sorted()).toEqual(['Ikiru', 'Ran'])
+      // And the writer's own next read sees its write.
+      const own = async () =>
+        (await writing.listMovies({ limit: 10 })).movies.map((movie) => movie.title)
+      expect(await own()).toEqual(['Ran', 'Ikiru'])
+      await writing.addMovie(aMovie({ title: 'Ugetsu' }))
+      expect(await own()).toEqual(['Ran', 'Ikiru', 'Ugetsu'])
     })
 
     it('keeps each owner its own pages', async () => {

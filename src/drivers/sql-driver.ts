@@ -17,6 +17,13 @@ export interface SqlConnection {
   transaction(steps: readonly (readonly [string, readonly unknown[]])[]): Promise<void>
   /** Opens the store's one wake source: other processes' changes, by owner (see watchers.ts). */
   openWakes(hub: WakeHub, namespace: string): WakeSource
+  /**
+   * A number that has moved whenever anything may have been committed to the store since it
+   * was last read, by any connection of any process, read at once (SQLite on a synchronous
+   * library: its own commits and `PRAGMA data_version`). Where there is one, a log's latest
+   * change is asked of the store only when it moved.
+   */
+  changeClock?: () => number
   close(): Promise<void>
 }
 
@@ -93,6 +100,7 @@ export function createSqlDriver(
     })()
   }
   let closing: Promise<void> | undefined
+  const latest = latestChanges(connection.changeClock)
   // Rows written before terms were (a database made by an older movie-log) get theirs once,
   // before the first search or count; tried again after a failure.
   let indexing: Promise<void> | undefined
@@ -235,10 +243,11 @@ export function createSqlDriver(
           })),
         }
       },
-      latestChange: async () => {
-        const [row] = await run(sql.latestChange)
-        return row?.seq === null || row?.seq === undefined ? undefined : String(row.seq)
-      },
+      latestChange: () =>
+        latest(owner, async () => {
+          const [row] = await run(sql.latestChange)
+          return row?.seq === null || row?.seq === undefined ? undefined : String(row.seq)
+        }),
     }
   }
 
@@ -282,4 +291,27 @@ function datePage(dates: DateQuery): [0 | 1, string, ...string[]] {
   const [near, far] = descending ? [to, from] : [from, to]
   const inside = after && (descending ? after.date <= to : after.date >= from)
   return inside ? [1, far, after.date, after.id] : [0, far, near]
+}
+
+/** Owners whose latest change is kept, the most recently read (a bound: owners are many). */
+const LATEST_KEPT = 1024
+
+/**
+ * A log's latest change, kept with the store's change clock as it was before it was read: asked
+ * of the store again only once the clock has moved. Read after the clock, a change committed
+ * in between is kept under a clock that has moved past it, so it is never served late.
+ */
+function latestChanges(clock: (() => number) | undefined) {
+  const kept = new Map<string, { at: number; seq: string | undefined }>()
+  return async (owner: string, read: () => Promise<string | undefined>) => {
+    if (!clock) return read()
+    const at = clock()
+    const known = kept.get(owner)
+    if (known?.at === at) return known.seq
+    const seq = await read()
+    kept.delete(owner)
+    if (kept.size >= LATEST_KEPT) kept.delete(kept.keys().next().value as string)
+    kept.set(owner, { at, seq })
+    return seq
+  }
 }

@@ -29,6 +29,11 @@ export interface SqliteClient {
    * outcome per write; rejects when the commit itself failed, which fails every write in it.
    */
   commit(writes: readonly SqlWrite[]): Promise<WriteOutcome[]>
+  /**
+   * `PRAGMA data_version`, read at once: it moves when another connection commits (not this
+   * one). Only a synchronous library has it; its commits run in one go on this connection.
+   */
+  dataVersion?(): number
   close(): Promise<void>
 }
 

@@ -20,6 +20,8 @@ export interface GroupCommit {
   write(steps: SqlWrite): Promise<Record<string, unknown>[]>
   /** Resolves once every write asked for so far has been answered. */
   drained(): Promise<void>
+  /** The commits tried so far: moves before any write of a commit is answered. */
+  commits(): number
 }
 
 /**
@@ -31,10 +33,13 @@ export function createGroupCommit(client: SqliteClient): GroupCommit {
   const waiting: Waiting[] = []
   let committing: Promise<void> | undefined
   let scheduled = false
+  let commits = 0
   const commitNext = async () => {
     const group = waiting.splice(0, MOST_PER_COMMIT)
     try {
-      const outcomes = await client.commit(group.map((each) => each.steps))
+      const outcomes = await client.commit(group.map((each) => each.steps)).finally(() => {
+        commits++
+      })
       group.forEach((each, at) => {
         const outcome = outcomes[at]
         if (outcome?.ok) each.done(outcome.rows)
@@ -62,6 +67,7 @@ export function createGroupCommit(client: SqliteClient): GroupCommit {
         waiting.push({ steps, done, fail })
         schedule()
       }),
+    commits: () => commits,
     drained: async () => {
       while (committing || scheduled || waiting.length > 0) {
         await (committing ?? new Promise((done) => setImmediate(done)))

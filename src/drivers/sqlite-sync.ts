@@ -63,6 +63,7 @@ export function syncClient(name: SqliteClientName, db: SyncDatabase): SqliteClie
     name,
     query: async (sql, parameters) => run(sql, parameters),
     commit: (writes) => runCommit(writes, run),
+    dataVersion: () => Number(run('PRAGMA data_version', [])[0]?.data_version),
     close: async () => {
       if (closed) return
       closed = true

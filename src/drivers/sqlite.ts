@@ -108,6 +108,10 @@ async function preparedDriver(
       await group.write(steps)
     },
     openWakes: (hub, namespace) => openPoller(hub, namespace, pollOn),
+    // This connection's commits, and every other connection's (data_version): a page's version
+    // is read again only after a commit, on a synchronous library (the sqlite3 package's
+    // data_version is a round trip through its thread pool, no cheaper than the version).
+    changeClock: client.dataVersion && (() => group.commits() + (client.dataVersion?.() ?? 0)),
     close: async () => {
       await group.drained()
       await client.close()
