@@ -57,9 +57,10 @@ export function keep(index: MemoryIndex, movie: Movie): void {
   // Ids mostly arrive in order: an append, except after a clock step.
   if (last === undefined || last.id < movie.id) index.added.push(movie)
   else index.added.splice(firstAfterId(index.added, movie.id), 0, movie)
-  const at = firstAfter(index.dated, movie, byDate)
-  if (at === index.dated.length) index.dated.push(movie)
-  else index.dated.splice(at, 0, movie)
+  // Most movies are logged in the order they were screened: an append, else a binary search.
+  const latest = index.dated.at(-1)
+  if (latest === undefined || byDate(latest, movie) < 0) index.dated.push(movie)
+  else index.dated.splice(firstAfter(index.dated, movie, byDate), 0, movie)
   uncount(index, movie, 1)
 }
 
