@@ -1,6 +1,6 @@
 /**
  * `npm run bench:instructions`: instructions per request, counted by valgrind's callgrind, for
- * bare h3 and the example server (memory store). Unlike req/s, the count does not depend on
+ * bare h3, the core in h3, the server and the built package mounted in h3 (memory store). Unlike req/s, the count does not depend on
  * what else the machine is doing, so it shows what a change costs. Needs valgrind.
  * Settings: INSTRUCTIONS_METHOD (POST), INSTRUCTIONS_REQUESTS (6000), INSTRUCTIONS_WARMUP (4000),
  * INSTRUCTIONS_TARGETS (all; else comma-separated parts of target names, e.g. `bare,memory`).
@@ -27,8 +27,10 @@ const COMPILING =
 
 const TARGETS: [string, string[], Record<string, string>][] = [
   ['bare h3', ['bench/bare-h3.mjs'], {}],
-  ['bare h3 + movie-log core', ['bench/bare-h3-core.ts'], {}],
+  ['h3 with the movie-log core', ['bench/bare-h3-core.ts'], {}],
   ['movie-log memory', SERVE, { MOVIE_LOG_STORE: 'memory://' }],
+  // The throughput bench's target: the built package mounted in h3 (`npm run build` first).
+  ['movie-log mounted in h3, memory', ['bench/mounted-h3.mjs'], { MOVIE_LOG_STORE: 'memory://' }],
 ]
 
 /** Sends `count` requests, 8 at a time over kept-alive connections. */
