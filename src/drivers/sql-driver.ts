@@ -2,6 +2,7 @@ import type { ChangeRead, DateQuery, LogDriver, StoreDriver, StoredChange } from
 import type { Movie } from '../core/movie'
 import type { StoreFailure } from '../core/store-failure'
 import { afterPrefix } from '../core/words'
+import { latestChanges } from './latest-changes'
 import { createMovieCache } from './movie-cache'
 import { backfill, termsText } from './sql-backfill'
 import { rollupRanges } from './sql-rollup'
@@ -291,27 +292,4 @@ function datePage(dates: DateQuery): [0 | 1, string, ...string[]] {
   const [near, far] = descending ? [to, from] : [from, to]
   const inside = after && (descending ? after.date <= to : after.date >= from)
   return inside ? [1, far, after.date, after.id] : [0, far, near]
-}
-
-/** Owners whose latest change is kept, the most recently read (a bound: owners are many). */
-const LATEST_KEPT = 1024
-
-/**
- * A log's latest change, kept with the store's change clock as it was before it was read: asked
- * of the store again only once the clock has moved. Read after the clock, a change committed
- * in between is kept under a clock that has moved past it, so it is never served late.
- */
-function latestChanges(clock: (() => number) | undefined) {
-  const kept = new Map<string, { at: number; seq: string | undefined }>()
-  return async (owner: string, read: () => Promise<string | undefined>) => {
-    if (!clock) return read()
-    const at = clock()
-    const known = kept.get(owner)
-    if (known?.at === at) return known.seq
-    const seq = await read()
-    kept.delete(owner)
-    if (kept.size >= LATEST_KEPT) kept.delete(kept.keys().next().value as string)
-    kept.set(owner, { at, seq })
-    return seq
-  }
 }
