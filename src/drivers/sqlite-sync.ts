@@ -6,7 +6,7 @@ import { runCommit, type SqliteClient, type SqliteClientName } from './sqlite-cl
 
 /** What node:sqlite's `DatabaseSync` and bun:sqlite's `Database` both offer. */
 export interface SyncDatabase {
-  prepare(sql: string): { all(...parameters: never[]): unknown[] }
+  prepare(sql: string): { all(...parameters: never[]): unknown[]; get(): unknown }
   close(): void
 }
 
@@ -42,12 +42,9 @@ const RESULT_CODES: Record<number, string> = {
 export function syncClient(name: SqliteClientName, db: SyncDatabase): SqliteClient {
   const statements = new Map<string, ReturnType<SyncDatabase['prepare']>>()
   let closed = false
+  let version: ReturnType<SyncDatabase['prepare']> | undefined
   const run = (sql: string, parameters: readonly unknown[]) => {
-    if (closed) {
-      throw Object.assign(new Error('SQLITE_MISUSE: Database is closed'), {
-        code: 'SQLITE_MISUSE',
-      })
-    }
+    if (closed) throw closedError()
     try {
       let statement = statements.get(sql)
       if (!statement) {
@@ -63,14 +60,28 @@ export function syncClient(name: SqliteClientName, db: SyncDatabase): SqliteClie
     name,
     query: async (sql, parameters) => run(sql, parameters),
     commit: (writes) => runCommit(writes, run),
-    dataVersion: () => Number(run('PRAGMA data_version', [])[0]?.data_version),
+    // One row, read with `get()`: a third cheaper than `all()` on node:sqlite (3.7 µs, 5.5 µs).
+    dataVersion: () => {
+      if (closed) throw closedError()
+      try {
+        version ??= db.prepare('PRAGMA data_version')
+        return Number((version.get() as { data_version?: unknown } | null)?.data_version)
+      } catch (error) {
+        throw withResultCode(error)
+      }
+    },
     close: async () => {
       if (closed) return
       closed = true
       statements.clear()
+      version = undefined
       db.close()
     },
   }
+}
+
+function closedError(): Error {
+  return Object.assign(new Error('SQLITE_MISUSE: Database is closed'), { code: 'SQLITE_MISUSE' })
 }
 
 /**
