@@ -10,7 +10,7 @@
  * compiler is left out: when it runs is up to V8, not to the request.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -76,14 +76,19 @@ async function count(args: string[], env: Record<string, string>, requests: numb
   child.kill('SIGTERM')
   await new Promise((resolve) => child.once('exit', resolve))
   const [out] = readdirSync(folder)
-  const annotated = execFileSync(
-    'callgrind_annotate',
-    ['--threshold=100', join(folder, out as string)],
-    {
-      encoding: 'utf8',
-      maxBuffer: 64 * 2 ** 20,
-    },
-  )
+  let annotated: string
+  try {
+    annotated = execFileSync(
+      'callgrind_annotate',
+      ['--threshold=100', join(folder, out as string)],
+      {
+        encoding: 'utf8',
+        maxBuffer: 64 * 2 ** 20,
+      },
+    )
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
   let total = 0
   for (const line of annotated.split('\n')) {
     const match = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line)

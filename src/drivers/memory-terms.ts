@@ -5,7 +5,8 @@ import { answers, movieWords, type WordQuery } from '../core/words'
 /**
  * A log's words and counters in one process, beside its movies (`memory-index.ts`): each word's
  * movie ids, the words in order (for a prefix), the month counters and each link's screenings.
- * Changed in the same synchronous step as the movies, so no reader sees them disagree.
+ * Brought up to date by `countedTerms` in the synchronous step that reads them, so a search or
+ * a count sees every change made before it.
  */
 export interface MemoryTerms {
   words: Map<string, Set<string>>
