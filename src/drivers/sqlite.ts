@@ -17,6 +17,7 @@ import type { SqliteClient } from './sqlite-client'
 import { makeFolder, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
 import { createGroupCommit } from './sqlite-group'
 import { openPoller } from './sqlite-poller'
+import { rewriteChangedTriggers } from './sqlite-triggers'
 import { loadSqlite3, openSqlite3Client, sqlite3ClientOver } from './sqlite3'
 
 /** How long a statement waits for another process's write lock before it fails SQLITE_BUSY. */
@@ -63,7 +64,7 @@ export async function openSqliteDriver(
     await useWriteAheadLog(client)
     // The poller's connection, opened on the first watch: another connection's commits are
     // what its data_version counts (this driver's among them).
-    return await preparedDriver(client, options, () => open(path))
+    return await preparedDriver(client, { ...options, ownConnection: true }, () => open(path))
   } catch (error) {
     await client.close().catch(() => {})
     throw error
@@ -90,12 +91,12 @@ export function sqliteDriverOver(
   // No file name to open another connection on: the poller asks the caller's own, whose
   // data_version counts every other connection's commits.
   const client = sqlite3ClientOver(db)
-  return preparedDriver(client, options, async () => client)
+  return preparedDriver(client, { ...options, ownConnection: false }, async () => client)
 }
 
 async function preparedDriver(
   client: SqliteClient,
-  options: { namespace: string },
+  options: { namespace: string; ownConnection: boolean },
   pollOn: () => Promise<SqliteClient>,
 ): Promise<StoreDriver> {
   const group = createGroupCommit(client)
@@ -119,12 +120,15 @@ async function preparedDriver(
   }
   const [row] = await client.query('SELECT sqlite_version() AS version', [])
   checkSqliteVersion(String(row?.version))
-  for (const statement of schemaStatements('sqlite')) {
+  const schema = schemaStatements('sqlite')
+  for (const statement of schema) {
     // A file an older movie-log made has the terms column added once: another opener may win.
     await client.query(statement, []).catch((error: unknown) => {
       if (!isDuplicateColumn(error)) throw error
     })
   }
+  // Not on a connection of the caller's: their statements could run inside the transaction.
+  if (options.ownConnection) await rewriteChangedTriggers(client, schema)
   return createSqlDriver(connection, {
     kind: 'sqlite',
     namespace: options.namespace,

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import { createMovieLog } from 'movie-log'
+import sqlite3 from 'sqlite3'
+import { expect, it } from 'vitest'
+import { schemaStatements } from '../src/drivers/sql-statements'
+import { openSqliteDriver, sqliteOpener } from '../src/drivers/sqlite'
+import { changedTriggers } from '../src/drivers/sqlite-triggers'
+import { aMovie } from './_movies'
+import { addCorpus, expectedStats } from './_store-suite-search'
+import { tempFolders } from './_temp'
+
+// The triggers a file keeps are rewritten on open when this version writes them otherwise
+// (issue 36: the rollup's delete skipped on a step up), under the same names.
+const tempFolder = tempFolders()
+
+/** Runs statements on the file with the sqlite3 package, as another program would. */
+function rawFile(path: string) {
+  const db = new sqlite3.Database(path)
+  return {
+    all: (sql: string) =>
+      new Promise<Record<string, unknown>[]>((done, fail) =>
+        db.all(sql, (error, rows) => (error ? fail(error) : done(rows as never))),
+      ),
+    run: (sql: string) =>
+      new Promise<void>((done, fail) => db.run(sql, (error) => (error ? fail(error) : done()))),
+    close: () => new Promise((done) => db.close(done)),
+  }
+}
+
+const ROLLUP_TRIGGERS =
+  "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'movie_log_rollup_%' ORDER BY name"
+
+async function dropAll(url: string, namespace: string) {
+  const driver = await openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 })
+  await driver.drop('').finally(() => driver.close())
+}
+
+it('leaves the triggers of a file this version made as they are', async () => {
+  const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
+  const driver = await openSqliteDriver(`sqlite://${path}`, {
+    namespace: 'triggers',
+    connectTimeoutMs: 1000,
+  })
+  await driver.close()
+  const client = await (await sqliteOpener(undefined))(path)
+  try {
+    expect(await changedTriggers(client, schemaStatements('sqlite'))).toEqual([])
+  } finally {
+    await client.close()
+  }
+})
+
+it('rewrites the rollup triggers an older movie-log made, under their names, and counts on', async () => {
+  const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
+  const url = `sqlite://${path}`
+  const namespace = `triggers-${randomUUID()}`
+  const first = createMovieLog(url, { namespace })
+  const added = await addCorpus(first)
+  await first.close()
+
+  // As the version before left them: the rollup's delete on every step, up or down.
+  const raw = rawFile(path)
+  const current = await raw.all(ROLLUP_TRIGGERS)
+  const older = current.map(({ name, sql }) => ({
+    name,
+    sql: String(sql).replace(/WHERE [^;]*? < 0 AND /, 'WHERE '),
+  }))
+  expect(older.map(({ sql }) => sql)).not.toEqual(current.map(({ sql }) => sql))
+  for (const { name, sql } of older) {
+    await raw.run(`DROP TRIGGER ${name}`)
+    await raw.run(sql)
+  }
+
+  const later = createMovieLog(url, { namespace })
+  expect(await later.stats()).toEqual(expectedStats(added))
+  expect(await raw.all(ROLLUP_TRIGGERS)).toEqual(current)
+
+  // An older movie-log opening the file now creates its triggers if not there: none is added.
+  for (const { sql } of older) {
+    await raw.run(String(sql).replace('CREATE TRIGGER ', 'CREATE TRIGGER IF NOT EXISTS '))
+  }
+  expect(await raw.all(ROLLUP_TRIGGERS)).toEqual(current)
+
+  // A step down still takes a rollup row at zero away; a step up counts on.
+  const lone = await later.addMovie(aMovie({ screenedDate: '1999-02-03T20:00:00.000' }))
+  const rollupOf1999 = `SELECT key, n FROM movie_log_rollup WHERE namespace = '${namespace}' AND key LIKE '1999%'`
+  expect((await raw.all(rollupOf1999)).length).toBeGreaterThan(0)
+  await later.deleteMovie(lone.id)
+  expect(await raw.all(rollupOf1999)).toEqual([])
+  expect(await later.stats()).toEqual(expectedStats(added))
+  await later.deleteMovie(added[0]!.id)
+  expect(await later.stats()).toEqual(expectedStats(added.slice(1)))
+
+  await Promise.all([later.close(), raw.close()])
+  await dropAll(url, namespace)
+})
