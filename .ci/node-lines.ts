@@ -48,6 +48,7 @@ export const LINE_SUITES = [
   'test/changes-sqlite.test.ts',
   'test/sqlite-commits.test.ts',
   'test/page-cache.test.ts',
+  'test/sqlite-triggers.test.ts',
   'test/store-redis.test.ts',
   'test/driver-redis.test.ts',
   'test/changes-redis.test.ts',

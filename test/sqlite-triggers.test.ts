@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { createMovieLog } from 'movie-log'
 import sqlite3 from 'sqlite3'
-import { expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { schemaStatements } from '../src/drivers/sql-statements'
 import { openSqliteDriver, sqliteOpener } from '../src/drivers/sqlite'
 import { changedTriggers } from '../src/drivers/sqlite-triggers'
 import { aMovie } from './_movies'
+import { sqliteClients, sqliteUrl } from './_sqlite-clients'
 import { addCorpus, expectedStats } from './_store-suite-search'
 import { tempFolders } from './_temp'
 
@@ -36,62 +37,89 @@ async function dropAll(url: string, namespace: string) {
   await driver.drop('').finally(() => driver.close())
 }
 
-it('leaves the triggers of a file this version made as they are', async () => {
-  const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
-  const driver = await openSqliteDriver(`sqlite://${path}`, {
-    namespace: 'triggers',
-    connectTimeoutMs: 1000,
+describe.each(sqliteClients)('on %s', (library) => {
+  it('leaves the triggers of a file this version made as they are', async () => {
+    const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
+    const driver = await openSqliteDriver(sqliteUrl(path, library), {
+      namespace: 'triggers',
+      connectTimeoutMs: 1000,
+    })
+    await driver.close()
+    const client = await (await sqliteOpener(library))(path)
+    try {
+      expect(await changedTriggers(client, schemaStatements('sqlite'))).toEqual([])
+    } finally {
+      await client.close()
+    }
   })
-  await driver.close()
-  const client = await (await sqliteOpener(undefined))(path)
-  try {
-    expect(await changedTriggers(client, schemaStatements('sqlite'))).toEqual([])
-  } finally {
-    await client.close()
-  }
-})
 
-it('rewrites the rollup triggers an older movie-log made, under their names, and counts on', async () => {
-  const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
-  const url = `sqlite://${path}`
-  const namespace = `triggers-${randomUUID()}`
-  const first = createMovieLog(url, { namespace })
-  const added = await addCorpus(first)
-  await first.close()
+  it('rewrites the rollup triggers an older movie-log made, under their names, and counts on', async () => {
+    const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
+    const url = sqliteUrl(path, library)
+    const namespace = `triggers-${randomUUID()}`
+    const first = createMovieLog(url, { namespace })
+    const added = await addCorpus(first)
+    await first.close()
 
-  // As the version before left them: the rollup's delete on every step, up or down.
-  const raw = rawFile(path)
-  const current = await raw.all(ROLLUP_TRIGGERS)
-  const older = current.map(({ name, sql }) => ({
-    name,
-    sql: String(sql).replace(/WHERE [^;]*? < 0 AND /, 'WHERE '),
-  }))
-  expect(older.map(({ sql }) => sql)).not.toEqual(current.map(({ sql }) => sql))
-  for (const { name, sql } of older) {
-    await raw.run(`DROP TRIGGER ${name}`)
-    await raw.run(sql)
-  }
+    // As the version before left them: the rollup's delete on every step, up or down.
+    const raw = rawFile(path)
+    const current = await raw.all(ROLLUP_TRIGGERS)
+    const older = current.map(({ name, sql }) => ({
+      name,
+      sql: String(sql).replace(/WHERE [^;]*? < 0 AND /, 'WHERE '),
+    }))
+    expect(older.map(({ sql }) => sql)).not.toEqual(current.map(({ sql }) => sql))
+    for (const { name, sql } of older) {
+      await raw.run(`DROP TRIGGER ${name}`)
+      await raw.run(sql)
+    }
 
-  const later = createMovieLog(url, { namespace })
-  expect(await later.stats()).toEqual(expectedStats(added))
-  expect(await raw.all(ROLLUP_TRIGGERS)).toEqual(current)
+    const later = createMovieLog(url, { namespace })
+    expect(await later.stats()).toEqual(expectedStats(added))
+    expect(await raw.all(ROLLUP_TRIGGERS)).toEqual(current)
 
-  // An older movie-log opening the file now creates its triggers if not there: none is added.
-  for (const { sql } of older) {
-    await raw.run(String(sql).replace('CREATE TRIGGER ', 'CREATE TRIGGER IF NOT EXISTS '))
-  }
-  expect(await raw.all(ROLLUP_TRIGGERS)).toEqual(current)
+    // An older movie-log opening the file now creates its triggers if not there: none is added.
+    for (const { sql } of older) {
+      await raw.run(String(sql).replace('CREATE TRIGGER ', 'CREATE TRIGGER IF NOT EXISTS '))
+    }
+    expect(await raw.all(ROLLUP_TRIGGERS)).toEqual(current)
 
-  // A step down still takes a rollup row at zero away; a step up counts on.
-  const lone = await later.addMovie(aMovie({ screenedDate: '1999-02-03T20:00:00.000' }))
-  const rollupOf1999 = `SELECT key, n FROM movie_log_rollup WHERE namespace = '${namespace}' AND key LIKE '1999%'`
-  expect((await raw.all(rollupOf1999)).length).toBeGreaterThan(0)
-  await later.deleteMovie(lone.id)
-  expect(await raw.all(rollupOf1999)).toEqual([])
-  expect(await later.stats()).toEqual(expectedStats(added))
-  await later.deleteMovie(added[0]!.id)
-  expect(await later.stats()).toEqual(expectedStats(added.slice(1)))
+    // A step down still takes a rollup row at zero away; a step up counts on.
+    const lone = await later.addMovie(aMovie({ screenedDate: '1999-02-03T20:00:00.000' }))
+    const rollupOf1999 = `SELECT key, n FROM movie_log_rollup WHERE namespace = '${namespace}' AND key LIKE '1999%'`
+    expect((await raw.all(rollupOf1999)).length).toBeGreaterThan(0)
+    await later.deleteMovie(lone.id)
+    expect(await raw.all(rollupOf1999)).toEqual([])
+    expect(await later.stats()).toEqual(expectedStats(added))
+    await later.deleteMovie(added[0]!.id)
+    expect(await later.stats()).toEqual(expectedStats(added.slice(1)))
 
-  await Promise.all([later.close(), raw.close()])
-  await dropAll(url, namespace)
+    await Promise.all([later.close(), raw.close()])
+    await dropAll(url, namespace)
+  })
+
+  it('opens an older file from two drivers at once, the triggers rewritten and counting right', async () => {
+    const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
+    const url = sqliteUrl(path, library)
+    const namespace = `triggers-${randomUUID()}`
+    const first = createMovieLog(url, { namespace })
+    const added = await addCorpus(first)
+    await first.close()
+    const raw = rawFile(path)
+    const current = await raw.all(ROLLUP_TRIGGERS)
+    for (const { name, sql } of current) {
+      await raw.run(`DROP TRIGGER ${name}`)
+      await raw.run(String(sql).replace(/WHERE [^;]*? < 0 AND /, 'WHERE '))
+    }
+
+    // Two drivers, two connections, opening at once: both find the triggers to rewrite.
+    const open = () => openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 })
+    const drivers = await Promise.all([open(), open()])
+    expect(await raw.all(ROLLUP_TRIGGERS)).toEqual(current)
+    await Promise.all(drivers.map((driver) => driver.close()))
+    const later = createMovieLog(url, { namespace })
+    expect(await later.stats()).toEqual(expectedStats(added))
+    await Promise.all([later.close(), raw.close()])
+    await dropAll(url, namespace)
+  })
 })

@@ -3,7 +3,7 @@
  * EXISTS` leaves one that exists). A trigger this version writes differently, to the same
  * effect but cheaper, is rewritten when the driver opens the file.
  */
-import type { SqliteClient } from './sqlite-client'
+import type { SqliteClient, SqlStep } from './sqlite-client'
 
 const CREATE = 'CREATE TRIGGER IF NOT EXISTS '
 
@@ -34,27 +34,24 @@ export async function changedTriggers(
 }
 
 /**
- * Rewrites the triggers the file has in another form than `schema`'s, in one transaction: no
- * write runs between a trigger's drop and its new form. Each keeps its name, so an older
- * movie-log opening the file finds it and leaves it; under a new name, the older version would
- * create its own again beside it, and every change would be counted twice.
+ * Rewrites the triggers the file has in another form than `schema`'s, in one transaction (the
+ * client's commit: on a synchronous library in one go, so no other connection of this process
+ * waits on its lock between two steps): no write runs between a trigger's drop and its new form.
+ * Each keeps its name, so an older movie-log opening the file finds it and leaves it; under a new
+ * name, the older version would create its own again beside it, and every change would be
+ * counted twice. Another process rewriting them meanwhile makes the same triggers.
  */
 export async function rewriteChangedTriggers(
   client: SqliteClient,
   schema: readonly string[],
 ): Promise<void> {
-  if ((await changedTriggers(client, schema)).length === 0) return
+  const changed = await changedTriggers(client, schema)
+  if (changed.length === 0) return
   const wanted = wantedTriggers(schema)
-  await client.query('BEGIN IMMEDIATE', [])
-  try {
-    // Read again under the write lock: another process may have rewritten them meanwhile.
-    for (const name of await changedTriggers(client, schema)) {
-      await client.query(`DROP TRIGGER ${name}`, [])
-      await client.query(wanted.get(name) as string, [])
-    }
-    await client.query('COMMIT', [])
-  } catch (error) {
-    await client.query('ROLLBACK', []).catch(() => {})
-    throw error
-  }
+  const steps = changed.flatMap((name): SqlStep[] => [
+    [`DROP TRIGGER IF EXISTS ${name}`, []],
+    [wanted.get(name) as string, []],
+  ])
+  const [outcome] = await client.commit([steps])
+  if (!outcome?.ok) throw outcome?.error
 }
