@@ -37,6 +37,32 @@ async function dropAll(url: string, namespace: string) {
   await driver.drop('').finally(() => driver.close())
 }
 
+/**
+ * A file with the corpus added, its rollup triggers then put back as the version before wrote
+ * them (the delete on every step, up or down): the file, its triggers as this version writes
+ * them (`current`) and as the older one did (`older`).
+ */
+async function olderFile(library: string) {
+  const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
+  const url = sqliteUrl(path, library)
+  const namespace = `triggers-${randomUUID()}`
+  const first = createMovieLog(url, { namespace })
+  const added = await addCorpus(first)
+  await first.close()
+  const raw = rawFile(path)
+  const current = await raw.all(ROLLUP_TRIGGERS)
+  const older = current.map(({ name, sql }) => ({
+    name,
+    sql: String(sql).replace(/WHERE [^;]*? < 0 AND /, 'WHERE '),
+  }))
+  expect(older.map(({ sql }) => sql)).not.toEqual(current.map(({ sql }) => sql))
+  for (const { name, sql } of older) {
+    await raw.run(`DROP TRIGGER ${name}`)
+    await raw.run(sql)
+  }
+  return { url, namespace, added, raw, current, older }
+}
+
 describe.each(sqliteClients)('on %s', (library) => {
   it('leaves the triggers of a file this version made as they are', async () => {
     const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
@@ -54,25 +80,7 @@ describe.each(sqliteClients)('on %s', (library) => {
   })
 
   it('rewrites the rollup triggers an older movie-log made, under their names, and counts on', async () => {
-    const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
-    const url = sqliteUrl(path, library)
-    const namespace = `triggers-${randomUUID()}`
-    const first = createMovieLog(url, { namespace })
-    const added = await addCorpus(first)
-    await first.close()
-
-    // As the version before left them: the rollup's delete on every step, up or down.
-    const raw = rawFile(path)
-    const current = await raw.all(ROLLUP_TRIGGERS)
-    const older = current.map(({ name, sql }) => ({
-      name,
-      sql: String(sql).replace(/WHERE [^;]*? < 0 AND /, 'WHERE '),
-    }))
-    expect(older.map(({ sql }) => sql)).not.toEqual(current.map(({ sql }) => sql))
-    for (const { name, sql } of older) {
-      await raw.run(`DROP TRIGGER ${name}`)
-      await raw.run(sql)
-    }
+    const { url, namespace, added, raw, current, older } = await olderFile(library)
 
     const later = createMovieLog(url, { namespace })
     expect(await later.stats()).toEqual(expectedStats(added))
@@ -99,18 +107,7 @@ describe.each(sqliteClients)('on %s', (library) => {
   })
 
   it('opens an older file from two drivers at once, the triggers rewritten and counting right', async () => {
-    const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
-    const url = sqliteUrl(path, library)
-    const namespace = `triggers-${randomUUID()}`
-    const first = createMovieLog(url, { namespace })
-    const added = await addCorpus(first)
-    await first.close()
-    const raw = rawFile(path)
-    const current = await raw.all(ROLLUP_TRIGGERS)
-    for (const { name, sql } of current) {
-      await raw.run(`DROP TRIGGER ${name}`)
-      await raw.run(String(sql).replace(/WHERE [^;]*? < 0 AND /, 'WHERE '))
-    }
+    const { url, namespace, added, raw, current } = await olderFile(library)
 
     // Two drivers, two connections, opening at once: both find the triggers to rewrite.
     const open = () => openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 })
