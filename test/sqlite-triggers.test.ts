@@ -3,9 +3,10 @@ import { join } from 'node:path'
 import { createMovieLog } from 'movie-log'
 import sqlite3 from 'sqlite3'
 import { describe, expect, it } from 'vitest'
+import { OLDER_TRIGGERS } from '../src/drivers/sql-rollup'
 import { schemaStatements } from '../src/drivers/sql-statements'
-import { openSqliteDriver, sqliteOpener } from '../src/drivers/sqlite'
-import { changedTriggers } from '../src/drivers/sqlite-triggers'
+import { openSqliteDriver, sqliteDriverOver, sqliteOpener } from '../src/drivers/sqlite'
+import { olderTriggers } from '../src/drivers/sqlite-triggers'
 import { aMovie } from './_movies'
 import { sqliteClients, sqliteUrl } from './_sqlite-clients'
 import { addCorpus, expectedStats } from './_store-suite-search'
@@ -64,19 +65,39 @@ async function olderFile(library: string) {
 }
 
 describe.each(sqliteClients)('on %s', (library) => {
-  it('leaves the triggers of a file this version made as they are', async () => {
+  it('leaves the triggers of a file this version made as they are: no rewrite at each open', async () => {
     const path = join(tempFolder('movie-log-triggers-'), 'movies.sqlite')
-    const driver = await openSqliteDriver(sqliteUrl(path, library), {
-      namespace: 'triggers',
-      connectTimeoutMs: 1000,
-    })
-    await driver.close()
+    const open = () =>
+      openSqliteDriver(sqliteUrl(path, library), { namespace: 'triggers', connectTimeoutMs: 1000 })
+    await (await open()).close()
+    const raw = rawFile(path)
+    const [before] = await raw.all('PRAGMA schema_version')
+    await (await open()).close()
+    expect(await raw.all('PRAGMA schema_version')).toEqual([before])
+    await raw.close()
     const client = await (await sqliteOpener(library))(path)
     try {
-      expect(await changedTriggers(client, schemaStatements('sqlite'))).toEqual([])
+      expect(await olderTriggers(client, schemaStatements('sqlite'), OLDER_TRIGGERS)).toEqual([])
     } finally {
       await client.close()
     }
+  })
+
+  it('leaves a trigger in a form it does not know (a newer movie-log’s) as it is', async () => {
+    const { url, namespace, added, raw, current } = await olderFile(library)
+    const [update] = current.filter(({ name }) => name === 'movie_log_rollup_update')
+    const newer = String(update?.sql).replace(' BEGIN\n', ' AND 1 BEGIN\n')
+    expect(newer).not.toEqual(update?.sql)
+    await raw.run('DROP TRIGGER movie_log_rollup_update')
+    await raw.run(newer)
+    const log = createMovieLog(url, { namespace })
+    expect(await log.stats()).toEqual(expectedStats(added))
+    const [kept] = await raw.all(
+      "SELECT sql FROM sqlite_master WHERE name = 'movie_log_rollup_update'",
+    )
+    expect(kept?.sql).toEqual(newer)
+    await Promise.all([log.close(), raw.close()])
+    await dropAll(url, namespace)
   })
 
   it('rewrites the rollup triggers an older movie-log made, under their names, and counts on', async () => {
@@ -119,4 +140,17 @@ describe.each(sqliteClients)('on %s', (library) => {
     await Promise.all([later.close(), raw.close()])
     await dropAll(url, namespace)
   })
+})
+
+it("leaves the triggers of a sqlite3 Database of the caller's as they are", async () => {
+  const { url, namespace, added, raw, older } = await olderFile('sqlite3')
+  const db = new sqlite3.Database(url.slice('sqlite://'.length).replace(/\?client=.*$/, ''))
+  const driver = await sqliteDriverOver(db, { namespace })
+  await driver.close()
+  await new Promise((done) => db.close(done))
+  expect(await raw.all(ROLLUP_TRIGGERS)).toEqual(older)
+  const log = createMovieLog(url, { namespace })
+  expect(await log.stats()).toEqual(expectedStats(added))
+  await Promise.all([log.close(), raw.close()])
+  await dropAll(url, namespace)
 })

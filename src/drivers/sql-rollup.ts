@@ -38,21 +38,29 @@ export function rollupSchema(dialect: SqlDialect): string[] {
   const integer = dialect === 'postgres' ? 'BIGINT NOT NULL' : 'INTEGER NOT NULL'
   const table = `CREATE TABLE IF NOT EXISTS ${ROLLUP} (namespace ${text}, owner ${text}, key ${text}, n ${integer}, PRIMARY KEY (namespace, owner, key))`
   if (dialect === 'postgres') return [table, ROLLUP_FILL]
-  // Only a step down can leave a rollup row at zero: a step up skips the delete, whose condition
-  // SQLite tests once before it looks anything up (a fifth of an add's SQL, issue 36).
+  return [table, ...rollupTriggers(true), ROLLUP_FILL]
+}
+
+/**
+ * SQLite's triggers on the counters. Only a step down can leave a rollup row at zero: `guarded`,
+ * a step up skips the delete, whose condition SQLite tests once before it looks anything up (a
+ * fifth of an add's SQL, issue 36). Unguarded, as movie-log wrote them before: `OLDER_TRIGGERS`.
+ */
+function rollupTriggers(guarded: boolean): string[] {
   const trigger = (event: string, row: 'NEW' | 'OLD', change: string) =>
     `CREATE TRIGGER IF NOT EXISTS ${ROLLUP}_${event.toLowerCase()} AFTER ${event} ON ${TALLIES} WHEN ${change} <> 0 BEGIN
 INSERT INTO ${ROLLUP} (namespace, owner, key, n) SELECT ${row}.namespace, ${row}.owner, k, ${change} FROM (SELECT ${yearKey(`${row}.key`)} AS k UNION ALL SELECT ${monthKey(`${row}.key`)} WHERE ${isWeekday(`${row}.key`)}) WHERE true ON CONFLICT (namespace, owner, key) DO UPDATE SET n = n + excluded.n;
-DELETE FROM ${ROLLUP} WHERE ${change} < 0 AND namespace = ${row}.namespace AND owner = ${row}.owner AND n = 0 AND key IN (${yearKey(`${row}.key`)}, ${monthKey(`${row}.key`)});
+DELETE FROM ${ROLLUP} WHERE ${guarded ? `${change} < 0 AND ` : ''}namespace = ${row}.namespace AND owner = ${row}.owner AND n = 0 AND key IN (${yearKey(`${row}.key`)}, ${monthKey(`${row}.key`)});
 END`
   return [
-    table,
     trigger('INSERT', 'NEW', 'NEW.n'),
     trigger('UPDATE', 'NEW', 'NEW.n - OLD.n'),
     trigger('DELETE', 'OLD', '-OLD.n'),
-    ROLLUP_FILL,
   ]
 }
+
+/** SQLite triggers as an older movie-log wrote them, which this version's replace (sqlite-triggers.ts). */
+export const OLDER_TRIGGERS: readonly string[] = rollupTriggers(false)
 
 /**
  * PostgreSQL's trigger function's statements for a change, after its counters': `counters`

@@ -10,6 +10,7 @@ import { UnsupportedStoreError } from '../core/errors'
 import type { StoreAdapter } from '../core/store-adapter'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifySqliteFailure } from './sql-failures'
+import { OLDER_TRIGGERS } from './sql-rollup'
 import { schemaStatements } from './sql-statements'
 import { isDuplicateColumn } from './sql-terms'
 import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
@@ -17,7 +18,7 @@ import type { SqliteClient } from './sqlite-client'
 import { makeFolder, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
 import { createGroupCommit } from './sqlite-group'
 import { openPoller } from './sqlite-poller'
-import { rewriteChangedTriggers } from './sqlite-triggers'
+import { rewriteOlderTriggers } from './sqlite-triggers'
 import { loadSqlite3, openSqlite3Client, sqlite3ClientOver } from './sqlite3'
 
 /** How long a statement waits for another process's write lock before it fails SQLITE_BUSY. */
@@ -128,7 +129,7 @@ async function preparedDriver(
     })
   }
   // Not on a connection of the caller's: their statements could run inside the transaction.
-  if (options.ownConnection) await rewriteChangedTriggers(client, schema)
+  if (options.ownConnection) await rewriteOlderTriggers(client, schema, OLDER_TRIGGERS)
   return createSqlDriver(connection, {
     kind: 'sqlite',
     namespace: options.namespace,
