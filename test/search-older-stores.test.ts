@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { createMovieLog } from 'movie-log'
 import sqlite3 from 'sqlite3'
 import { expect, it } from 'vitest'
+import { schemaStatements } from '../src/drivers/sql-statements'
 import { openSqliteDriver } from '../src/drivers/sqlite'
 import { aMovie } from './_movies'
 import { addCorpus, expectedStats, heatPages } from './_store-suite-search'
@@ -25,6 +26,14 @@ async function olderFile(alter: (run: (sql: string) => Promise<void>) => Promise
   await alter(run)
   await new Promise((done) => db.close(done))
   return { url, namespace, log, added }
+}
+
+/** The file as the version before the rollup left it: counters, no rollup table nor triggers. */
+async function beforeTheRollup(run: (sql: string) => Promise<void>) {
+  for (const event of ['insert', 'update', 'delete']) {
+    await run(`DROP TRIGGER movie_log_rollup_${event}`)
+  }
+  await run('DROP TABLE movie_log_rollup')
 }
 
 it('counts the movies an older movie-log wrote, on the first search, once', async () => {
@@ -52,13 +61,7 @@ it('counts the movies an older movie-log wrote, on the first search, once', asyn
 })
 
 it('rolls up the counters of a store made before the yearly rollup, once, on open', async () => {
-  // As the version before the rollup left the file: counters, no rollup table nor its triggers.
-  const { url, namespace, log, added } = await olderFile(async (run) => {
-    for (const event of ['insert', 'update', 'delete']) {
-      await run(`DROP TRIGGER movie_log_rollup_${event}`)
-    }
-    await run('DROP TABLE movie_log_rollup')
-  })
+  const { url, namespace, log, added } = await olderFile(beforeTheRollup)
   await log.close()
 
   const later = createMovieLog(url, { namespace })
@@ -71,6 +74,35 @@ it('rolls up the counters of a store made before the yearly rollup, once, on ope
   await again.deleteMovie(added[0]!.id)
   expect(await later.stats()).toEqual(expectedStats(added.slice(1)))
   await Promise.all([later.close(), again.close()])
+  const driver = await openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 })
+  await driver.drop('').finally(() => driver.close())
+})
+
+it('fills the rollup from the counters alone, whatever writers did between its triggers and the fill', async () => {
+  // Another opener made the rollup's table and triggers, and a writer took the one movie of a
+  // year away before the fill: the triggers left that year's rollup rows at -1.
+  const { url, namespace, log, added } = await olderFile(beforeTheRollup)
+  await log.close()
+  const year = (m: { screenedDate: string }) => m.screenedDate.slice(0, 4)
+  const lone = added.find((m) => added.filter((other) => year(other) === year(m)).length === 1)
+  expect(lone).toBeDefined()
+  const db = new sqlite3.Database(url.slice('sqlite://'.length))
+  const run = (sql: string, ...parameters: unknown[]) =>
+    new Promise<Record<string, unknown>[]>((done, fail) =>
+      db.all(sql, parameters, (error, rows) => (error ? fail(error) : done(rows as never))),
+    )
+  const rollup = schemaStatements('sqlite').filter((statement) =>
+    /^CREATE (TABLE|TRIGGER) IF NOT EXISTS movie_log_rollup/.test(statement),
+  )
+  for (const statement of rollup) await run(statement)
+  await run('DELETE FROM movie_log_movies WHERE namespace = ? AND id = ?', namespace, lone?.id)
+  expect(await run('SELECT key, n FROM movie_log_rollup WHERE n < 0')).not.toEqual([])
+
+  const later = createMovieLog(url, { namespace })
+  const left = added.filter((m) => m !== lone)
+  expect(await later.stats()).toEqual(expectedStats(left))
+  expect(await run('SELECT key, n FROM movie_log_rollup WHERE n < 0')).toEqual([])
+  await Promise.all([later.close(), new Promise((done) => db.close(done))])
   const driver = await openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 })
   await driver.drop('').finally(() => driver.close())
 })
