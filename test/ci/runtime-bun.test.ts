@@ -18,7 +18,6 @@ describeScriptRuntime(
       ['memory', 'memory://'],
       ['sqlite', 'sqlite://./movies.sqlite'],
     ],
-    limits: { resetsOversizedUpload: true },
   },
   tempFolders(),
 )
