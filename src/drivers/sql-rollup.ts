@@ -22,22 +22,18 @@ const monthKey = (key: string) => `substr(${key}, 1, 7)`
 const isWeekday = (key: string) => `substr(${key}, 9, 1) = 'w'`
 
 // The whole table rebuilt from the counters, in one statement (so atomic, and right whenever it
-// runs after the triggers exist), once: the row ('', '', '') marks it done.
-export const ROLLUP_FILL = `INSERT INTO ${ROLLUP} (namespace, owner, key, n)
+// runs after the triggers exist), once: the row ('', '', '') marks it done. A row the triggers
+// wrote before it (another process's write since they were made) is counted again from the
+// counters too: a step down of a counter the fill no longer finds leaves it at 0, not -1.
+const ROLLUP_FILL = `INSERT INTO ${ROLLUP} (namespace, owner, key, n)
 SELECT namespace, owner, k, sum(n) FROM (
   SELECT namespace, owner, ${yearKey('key')} AS k, n FROM ${TALLIES}
   UNION ALL SELECT namespace, owner, ${monthKey('key')}, n FROM ${TALLIES} WHERE ${isWeekday('key')}
+  UNION ALL SELECT namespace, owner, key, 0 FROM ${ROLLUP}
 ) AS t WHERE NOT EXISTS (SELECT 1 FROM ${ROLLUP} WHERE namespace = '' AND owner = '' AND key = '')
 GROUP BY namespace, owner, k
 UNION ALL SELECT '', '', '', 1 WHERE NOT EXISTS (SELECT 1 FROM ${ROLLUP} WHERE namespace = '' AND owner = '' AND key = '')
 ON CONFLICT (namespace, owner, key) DO UPDATE SET n = excluded.n`
-
-/**
- * Before the fill, in its transaction where the store has one around both (SQLite): the rows a
- * writer's triggers made between the triggers' creation and the fill (a step down of a counter
- * the fill no longer finds would stay at -1), so the fill counts every row from the counters.
- */
-export const ROLLUP_RESET = `DELETE FROM ${ROLLUP} WHERE NOT EXISTS (SELECT 1 FROM ${ROLLUP} WHERE namespace = '' AND owner = '' AND key = '')`
 
 /** The table, SQLite's triggers, then the fill: after `termsSchema`'s statements. */
 export function rollupSchema(dialect: SqlDialect): string[] {

@@ -10,7 +10,7 @@ import { UnsupportedStoreError } from '../core/errors'
 import type { StoreAdapter } from '../core/store-adapter'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifySqliteFailure } from './sql-failures'
-import { OLDER_TRIGGERS, ROLLUP_FILL, ROLLUP_RESET } from './sql-rollup'
+import { OLDER_TRIGGERS } from './sql-rollup'
 import { schemaStatements } from './sql-statements'
 import { isDuplicateColumn } from './sql-terms'
 import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
@@ -123,16 +123,6 @@ async function preparedDriver(
   checkSqliteVersion(String(row?.version))
   const schema = schemaStatements('sqlite')
   for (const statement of schema) {
-    if (statement === ROLLUP_FILL && options.ownConnection) {
-      const [filled] = await client.commit([
-        [
-          [ROLLUP_RESET, []],
-          [ROLLUP_FILL, []],
-        ],
-      ])
-      if (!filled?.ok) throw filled?.error
-      continue
-    }
     // A file an older movie-log made has the terms column added once: another opener may win.
     await client.query(statement, []).catch((error: unknown) => {
       if (!isDuplicateColumn(error)) throw error
