@@ -62,7 +62,7 @@ END`
   ]
 }
 
-/** SQLite triggers as an older movie-log wrote them, which this version's replace (sqlite-triggers.ts). */
+/** SQLite's rollup triggers as an older movie-log wrote them: rewritten on open (sqlite-triggers.ts). */
 export const OLDER_TRIGGERS: readonly string[] = rollupTriggers(false)
 
 /**
