@@ -2,6 +2,7 @@
 // the locale, created once by racing processes), its pool's errors heard, expired records purged,
 // and which errors are the store's.
 import { randomUUID } from 'node:crypto'
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import pg from 'pg'
 import { afterEach, expect, it } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
@@ -74,6 +75,34 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
       reason: 'unreachable',
       storeCode: 'ECONNREFUSED',
     })
+  })
+
+  it('gives up connecting after connectTimeoutMs, however long a store call may wait', async () => {
+    // A server that takes the connection and never answers PostgreSQL's startup.
+    const sockets: Socket[] = []
+    const silent = createServer((socket) => sockets.push(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    cleanups.push(async () => {
+      for (const socket of sockets) socket.destroy()
+      await new Promise((resolve) => silent.close(resolve))
+    })
+    const { port } = silent.address() as AddressInfo
+    const opening = failureOf(
+      openPostgresDriver(`postgres://postgres@127.0.0.1:${port}/test`, {
+        namespace: 'silent',
+        connectTimeoutMs: 300,
+        storeTimeoutMs: 600_000,
+      }),
+    )
+    let guard: ReturnType<typeof setTimeout> | undefined
+    const failure = await Promise.race([
+      opening,
+      new Promise((resolve) => {
+        guard = setTimeout(() => resolve('still connecting after 30 s'), 30_000)
+      }),
+    ]).finally(() => clearTimeout(guard))
+    expect(failure).toBeInstanceOf(Error)
+    expect(classifyPostgresFailure(failure)).toMatchObject({ reason: 'timeout' })
   })
 
   it('keeps its text in byte order ("C"), as JavaScript compares ids, whatever the locale', async () => {
@@ -163,6 +192,47 @@ describeWith('POSTGRES_URL', 'the PostgreSQL driver', () => {
     expect(await second.log('alice').get(added.id)).toEqual(added)
     await writer.query('COMMIT')
     expect(await second.log('held').get(held.id)).toEqual(held)
+  })
+
+  it('lets a burst larger than its pool wait its turn past connectTimeoutMs: no write fails', async () => {
+    const database = await createPrivatePostgres('burst')
+    cleanups.push(() => database.drop())
+    const connectTimeoutMs = 200
+    const driver = await openPostgresDriver(database.url, {
+      namespace: 'burst',
+      connectTimeoutMs,
+      storeTimeoutMs: 60_000,
+    })
+    cleanups.push(() => driver.close())
+    // Every add waits on the lock: the pool's ten connections are held, and the rest queue.
+    const locker = new pg.Client({ connectionString: database.url })
+    locker.on('error', () => {})
+    await locker.connect()
+    cleanups.push(() => locker.end())
+    await locker.query('BEGIN')
+    await locker.query('LOCK TABLE movie_log_movies IN SHARE MODE')
+    const movies = Array.from({ length: 50 }, () => movie())
+    const puts = Promise.allSettled(movies.map((each) => driver.log('alice').put(each)))
+    // Read outside the locker's transaction, which would see the activity of its first read.
+    const waiting = async () => {
+      const [{ n }] = await query(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'movie-log' AND wait_event_type = 'Lock'`,
+        [],
+        database.url,
+      )
+      return Number(n)
+    }
+    await expect.poll(waiting, { timeout: 10_000 }).toBe(10)
+    // The queued adds now wait well past connectTimeoutMs, which bounds connecting only.
+    await new Promise((resolve) => setTimeout(resolve, 3 * connectTimeoutMs))
+    await locker.query('COMMIT')
+    const settled = await puts
+    expect(settled.filter((each) => each.status === 'rejected')).toEqual([])
+    expect(settled.map((each) => each.status === 'fulfilled' && each.value)).toEqual(
+      movies.map(() => true),
+    )
+    const [{ n }] = await query('SELECT count(*) AS n FROM movie_log_movies', [], database.url)
+    expect(Number(n)).toBe(50)
   })
 
   it('outlives PostgreSQL ending its connections: store failures at most, then it works', async () => {

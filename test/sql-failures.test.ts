@@ -31,6 +31,7 @@ describe('the SQL classifiers', () => {
     ['PostgreSQL deadlock', coded('40P01')],
     ['pg: a connection ended', new Error('Connection terminated unexpectedly')],
     ['pg: no connection in time', new Error('timeout exceeded when trying to connect')],
+    ['pg: a connection not made in time', new Error('timeout expired')],
     ['pg: an ended pool', new Error('Cannot use a pool after calling end on the pool')],
     ['a failure kept as the cause', new Error('query failed', { cause: coded('ECONNRESET') })],
     ['every address refused', new AggregateError([coded('ECONNREFUSED')], 'connect failed')],

@@ -4,7 +4,7 @@
  * failover, an idle-connection reaper) costs that connection, never the process.
  */
 import { createHash } from 'node:crypto'
-import type { Pool } from 'pg'
+import type { ClientConfig, Pool } from 'pg'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
 import type { StoreAdapter } from '../core/store-adapter'
@@ -35,13 +35,25 @@ const SCHEMA_LOCK = 0x6d6f7669 // 'movi'
  */
 export async function openPostgresDriver(
   url: string,
-  options: { namespace: string; connectTimeoutMs: number },
+  options: { namespace: string; connectTimeoutMs: number; storeTimeoutMs?: number },
 ): Promise<StoreDriver> {
   checkPostgresUrl(url)
   const { default: pg } = await importPeer('pg', 'postgres://', () => import('pg'))
+  const { connectTimeoutMs } = options
+  // Connecting is bounded by connectTimeoutMs, on each connection the pool makes.
+  class Connection extends pg.Client {
+    constructor(config?: ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs })
+    }
+  }
   const pool = new pg.Pool({
     connectionString: url,
-    connectionTimeoutMillis: options.connectTimeoutMs,
+    Client: Connection,
+    // pg-pool bounds a call's wait for a free connection with this too: a burst larger than the
+    // pool waits its turn as long as a store call may take, and leaves the queue when its caller
+    // has given up. Bounded by connectTimeoutMs, one owner's 200 adds at once (serialised on its
+    // counters' rows) failed on a loaded machine with a healthy database.
+    connectionTimeoutMillis: Math.max(connectTimeoutMs, options.storeTimeoutMs ?? 5000),
     application_name: 'movie-log',
   })
   // An idle connection died: the pool has let go of it and opens another on the next query.

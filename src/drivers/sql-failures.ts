@@ -31,7 +31,8 @@ codes(POSTGRES_REASONS, 'busy', '40001 40P01 55P03')
 
 // What pg says, with no code, when a connection dies or never comes, or its pool was ended.
 const PG_MESSAGES: [RegExp, StoreFailure['reason']][] = [
-  [/timeout exceeded when trying to connect|connection timeout/i, 'timeout'],
+  // The pool's wait for a connection; the pool's bound on connecting; a client's own bound.
+  [/timeout exceeded when trying to connect|connection timeout|^timeout expired$/i, 'timeout'],
   [/too many (clients|connections)/i, 'too-many-connections'],
   [
     /connection terminated|cannot use a pool after calling end|client was closed and is not queryable|client has encountered a connection error|connection ended/i,
