@@ -94,15 +94,25 @@ export interface ServerProcess extends Child {
   port: number
 }
 
-/** Runs `movie-log serve` on a free port, until it listens. */
+/**
+ * Runs `movie-log serve` on a free port, until it listens. A port found free can be taken by
+ * another test before the server binds it (PORT cannot be 0): then it tries another, a few times.
+ */
 export async function startServerProcess(
   env: Record<string, string>,
   port?: number,
 ): Promise<ServerProcess> {
-  const child = launchServer({ PORT: String(port ?? (await freePort())), ...env })
-  const line = await child.waitForLine(/listening on /)
-  const url = /listening on (\S+)/.exec(line)?.[1] as string
-  return { ...child, url, port: Number(new URL(url).port) }
+  for (let attempt = 1; ; attempt++) {
+    const child = launchServer({ PORT: String(port ?? (await freePort())), ...env })
+    try {
+      const line = await child.waitForLine(/listening on /)
+      const url = /listening on (\S+)/.exec(line)?.[1] as string
+      return { ...child, url, port: Number(new URL(url).port) }
+    } catch (error) {
+      const taken = /cannot listen on .*(available port|EADDRINUSE)/.test(String(error))
+      if (port !== undefined || !taken || attempt === 5) throw error
+    }
+  }
 }
 
 /** Runs the example server without waiting for it: for starts that are meant to fail. */
@@ -133,26 +143,34 @@ export async function startPrivateRedis(
   port?: number,
   extraArgs: string[] = [],
 ): Promise<PrivateRedis> {
-  const chosen = port ?? (await freePort())
-  const child = watch(
-    spawn(
-      'redis-server',
-      [
-        '--port',
-        String(chosen),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        ...extraArgs,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    ),
-  )
-  await child.waitForLine(/Ready to accept connections/)
-  return { ...child, port: chosen, url: `redis://127.0.0.1:${chosen}` }
+  // As for the server: a port found free may be taken before redis-server binds it.
+  for (let attempt = 1; ; attempt++) {
+    const chosen = port ?? (await freePort())
+    const child = watch(
+      spawn(
+        'redis-server',
+        [
+          '--port',
+          String(chosen),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          ...extraArgs,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      ),
+    )
+    try {
+      await child.waitForLine(/Ready to accept connections/)
+      return { ...child, port: chosen, url: `redis://127.0.0.1:${chosen}` }
+    } catch (error) {
+      const taken = /Address already in use/.test(String(error))
+      if (port !== undefined || !taken || attempt === 5) throw error
+    }
+  }
 }
 
 /**
