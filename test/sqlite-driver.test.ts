@@ -4,11 +4,12 @@ import { randomUUID } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sqlite3 from 'sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
 import { UnsupportedStoreError } from '../src/core/errors'
 import type { Movie } from '../src/core/movie'
 import { StoreUnavailableError } from '../src/core/store-failure'
+import { createMovieLog } from '../src/create'
 import { movieText } from '../src/drivers/sql-driver'
 import { classifySqliteFailure } from '../src/drivers/sql-failures'
 import { sqlStatements } from '../src/drivers/sql-statements'
@@ -67,6 +68,24 @@ describe.each(sqliteClients)('the SQLite driver on %s', (client) => {
     // 2 is FULL for synchronous and MEMORY for temp_store.
     expect(await setting('synchronous')).toBe(2)
     expect(await setting('temp_store')).toBe(2)
+  })
+
+  it('is bounded by a timer per call only where a call can hang (the sqlite3 package)', async () => {
+    const file = join(tempFolder('movie-log-sqlite-timer-'), 'movies.sqlite')
+    const storeTimeoutMs = 4321
+    const log = createMovieLog(sqliteUrl(file, client), { storeTimeoutMs })
+    cleanups.push(() => log.close())
+    // Opened by the first call: the store says whether it can hang once it is open.
+    const added = await log.addMovie(aMovie())
+    const timers = vi.spyOn(globalThis, 'setTimeout')
+    cleanups.push(async () => timers.mockRestore())
+    await log.addMovie(aMovie())
+    expect(await log.getMovie(added.id)).toEqual(added)
+    expect((await log.listMovies({ limit: 10 })).movies).toHaveLength(2)
+    const storeTimers = timers.mock.calls.filter(([, ms]) => ms === storeTimeoutMs).length
+    // A synchronous library's calls end at once or at the next commit, which runs in one go.
+    if (client === 'sqlite3') expect(storeTimers).toBeGreaterThanOrEqual(3)
+    else expect(storeTimers).toBe(0)
   })
 
   it('refuses a URL that names no file', async () => {

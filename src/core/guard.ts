@@ -48,17 +48,16 @@ export function guarded(
       error instanceof StoreTimeoutError ? { reason: 'timeout' } : store.classifyFailure(error)
     return failure ? new StoreUnavailableError(operation, error, failure) : error
   }
-  if (!store.remote) {
-    // A store that cannot hang (in memory) gets no timer.
-    return async (operation, call) => {
+  return async (operation, call) => {
+    // A store that cannot hang (in memory, SQLite on a synchronous library) gets no timer. Read
+    // at each call: a store opened on first use says only then.
+    if (!store.remote) {
       try {
         return await call()
       } catch (error) {
         throw failed(operation, error)
       }
     }
-  }
-  return async (operation, call) => {
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(

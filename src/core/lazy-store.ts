@@ -34,7 +34,11 @@ export function lazyStore(
   }
   return {
     kind,
-    remote,
+    // Until it is open, what the opener said; then what the driver says (a SQLite file on a
+    // synchronous library cannot hang, one on the sqlite3 package can).
+    get remote() {
+      return opened?.remote ?? remote
+    },
     get atomic() {
       return opened?.atomic ?? true
     },

@@ -25,6 +25,8 @@ export interface SqlConnection {
    * change is asked of the store only when it moved.
    */
   changeClock?: () => number
+  /** Whether a call can hang (`StoreDriver.remote`); true unless said otherwise. */
+  remote?: boolean
   close(): Promise<void>
 }
 
@@ -254,7 +256,7 @@ export function createSqlDriver(
 
   return {
     kind: options.kind,
-    remote: true,
+    remote: connection.remote ?? true,
     atomic: true,
     log,
     drop: async (owner) => {

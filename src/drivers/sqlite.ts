@@ -114,6 +114,9 @@ async function preparedDriver(
     // is read again only after a commit, on a synchronous library (the sqlite3 package's
     // data_version is a round trip through its thread pool, no cheaper than the version).
     changeClock: client.dataVersion && (() => group.commits() + (client.dataVersion?.() ?? 0)),
+    // A synchronous library's calls end in this turn, a write's at the next commit, which runs
+    // in one go: none can hang, so the core sets no timer on them (a timer a call, issue 36).
+    remote: client.dataVersion === undefined,
     close: async () => {
       await group.drained()
       await client.close()
