@@ -110,5 +110,17 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`)
 }
 
+/**
+ * A route handler's `abort` or `fallback`, for handlers that may meet a request twice: when a
+ * page's routes are removed (`page.unrouteAll`) while a request is in flight, Playwright hands
+ * it to the context's handlers again, and the later call finds it handled already (CI saw
+ * "route.abort: Route is already handled!" as an unhandled rejection). That is no failure.
+ */
+export async function settleRoute(settling: Promise<void>): Promise<void> {
+  await settling.catch((error: unknown) => {
+    if (!/Route is already handled/.test(String(error))) throw error
+  })
+}
+
 /** The page's movie titles, top to bottom. */
 export const titlesOn = (page: Page) => page.locator('#movies li.movie h3').allTextContents()

@@ -5,6 +5,7 @@ import {
   launchChromium,
   NO_BROWSER,
   seriousViolations,
+  settleRoute,
   startSite,
   titlesOn,
   watchRequests,
@@ -39,9 +40,11 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
     await context.route(
       (url) => url.pathname === '/movies',
       (route) =>
-        /text\/event-stream/.test(route.request().headers().accept ?? '')
-          ? route.abort('internetdisconnected')
-          : route.fallback(),
+        settleRoute(
+          /text\/event-stream/.test(route.request().headers().accept ?? '')
+            ? route.abort('internetdisconnected')
+            : route.fallback(),
+        ),
     )
     page = await context.newPage()
     // Only stops a hung step: no step is bound by the machine's speed.
@@ -174,9 +177,11 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
     page.route(
       (url) => /^\/movies\/[^/]+$/.test(url.pathname),
       (route) =>
-        route.request().method() === method
-          ? route.abort('internetdisconnected')
-          : route.fallback(),
+        settleRoute(
+          route.request().method() === method
+            ? route.abort('internetdisconnected')
+            : route.fallback(),
+        ),
     )
 
   it('says the server could not be reached when the network fails, and deletes nothing', async () => {
@@ -210,7 +215,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
       /changed this movie elsewhere .*nothing was saved\. Could not reach the server/,
     )
     expect(await seriousViolations(page)).toEqual([])
-    await page.unrouteAll()
+    await page.unrouteAll({ behavior: 'wait' })
     await itemOf('Alien').locator('button:has-text("Cancel")').click()
 
     // The delete itself gets no answer: the movie stays, in the page and in the log.
@@ -220,7 +225,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
     expect(await said()).toContain('Could not reach the server')
     expect(await titlesOn(page)).toEqual(['Alien (1979)'])
     expect(await stored()).toHaveLength(1)
-    await page.unrouteAll()
+    await page.unrouteAll({ behavior: 'wait' })
   })
 
   it('says a movie deleted elsewhere is gone when the server answers 404', async () => {
