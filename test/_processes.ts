@@ -94,23 +94,34 @@ export interface ServerProcess extends Child {
   port: number
 }
 
-/**
- * Runs `movie-log serve` on a free port, until it listens. A port found free can be taken by
- * another test before the server binds it (PORT cannot be 0): then it tries another, a few times.
- */
+/** Runs `movie-log serve` on a free port (PORT cannot be 0), until it listens. */
 export async function startServerProcess(
   env: Record<string, string>,
   port?: number,
 ): Promise<ServerProcess> {
+  return onFreePort(port, /cannot listen on .*(available port|EADDRINUSE)/, async (chosen) => {
+    const child = launchServer({ PORT: String(chosen), ...env })
+    const line = await child.waitForLine(/listening on /)
+    const url = /listening on (\S+)/.exec(line)?.[1] as string
+    return { ...child, url, port: Number(new URL(url).port) }
+  })
+}
+
+/**
+ * Starts something on `port`, or on a free one: a port found free can be taken by another test
+ * before the child binds it, so a start that fails with `taken` is tried on another, up to five
+ * times. A port the caller chose is tried once.
+ */
+async function onFreePort<T>(
+  port: number | undefined,
+  taken: RegExp,
+  start: (port: number) => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const child = launchServer({ PORT: String(port ?? (await freePort())), ...env })
     try {
-      const line = await child.waitForLine(/listening on /)
-      const url = /listening on (\S+)/.exec(line)?.[1] as string
-      return { ...child, url, port: Number(new URL(url).port) }
+      return await start(port ?? (await freePort()))
     } catch (error) {
-      const taken = /cannot listen on .*(available port|EADDRINUSE)/.test(String(error))
-      if (port !== undefined || !taken || attempt === 5) throw error
+      if (port !== undefined || !taken.test(String(error)) || attempt === 5) throw error
     }
   }
 }
@@ -143,9 +154,7 @@ export async function startPrivateRedis(
   port?: number,
   extraArgs: string[] = [],
 ): Promise<PrivateRedis> {
-  // As for the server: a port found free may be taken before redis-server binds it.
-  for (let attempt = 1; ; attempt++) {
-    const chosen = port ?? (await freePort())
+  return onFreePort(port, /Address already in use/, async (chosen) => {
     const child = watch(
       spawn(
         'redis-server',
@@ -163,14 +172,9 @@ export async function startPrivateRedis(
         { stdio: ['ignore', 'pipe', 'pipe'] },
       ),
     )
-    try {
-      await child.waitForLine(/Ready to accept connections/)
-      return { ...child, port: chosen, url: `redis://127.0.0.1:${chosen}` }
-    } catch (error) {
-      const taken = /Address already in use/.test(String(error))
-      if (port !== undefined || !taken || attempt === 5) throw error
-    }
-  }
+    await child.waitForLine(/Ready to accept connections/)
+    return { ...child, port: chosen, url: `redis://127.0.0.1:${chosen}` }
+  })
 }
 
 /**
