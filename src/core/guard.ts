@@ -48,16 +48,7 @@ export function guarded(
       error instanceof StoreTimeoutError ? { reason: 'timeout' } : store.classifyFailure(error)
     return failure ? new StoreUnavailableError(operation, error, failure) : error
   }
-  return async (operation, call) => {
-    // A store that cannot hang (in memory, SQLite on a synchronous library) gets no timer. Read
-    // at each call: a store opened on first use says only then.
-    if (!store.remote) {
-      try {
-        return await call()
-      } catch (error) {
-        throw failed(operation, error)
-      }
-    }
+  const timed = async <T>(operation: string, call: () => Promise<T>): Promise<T> => {
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -71,6 +62,19 @@ export function guarded(
       throw failed(operation, error)
     } finally {
       clearTimeout(timer)
+    }
+  }
+  return (operation, call) => {
+    // A store that cannot hang (in memory, SQLite on a synchronous library) gets no timer, and
+    // its answer is passed on in the turn it comes. Read at each call: a store opened on first
+    // use says only then.
+    if (store.remote) return timed(operation, call)
+    try {
+      return Promise.resolve(call()).then(undefined, (error: unknown) => {
+        throw failed(operation, error)
+      })
+    } catch (error) {
+      return Promise.reject(failed(operation, error))
     }
   }
 }

@@ -45,27 +45,38 @@ export function lazyStore(
     log: (owner) => {
       // The opened driver's log for this owner, made once for this view (a log made per request
       // goes with it), and made again if the store was opened again.
-      let opened: { store: StoreDriver; log: LogDriver } | undefined
-      const logOf = async () => {
-        const store = await driver()
-        if (opened?.store !== store) opened = { store, log: store.log(owner) }
-        return opened.log
+      let view: { store: StoreDriver; log: LogDriver } | undefined
+      const logOf = (store: StoreDriver) => {
+        if (view?.store !== store) view = { store, log: store.log(owner) }
+        return view.log
+      }
+      // Once the store is open, a call goes straight to its log, without waiting a turn for it.
+      const use = <R>(call: (log: LogDriver) => Promise<R>): Promise<R> => {
+        try {
+          const store = driver()
+          return store instanceof Promise
+            ? store.then((opened) => call(logOf(opened)))
+            : call(logOf(store))
+        } catch (error) {
+          return Promise.reject(error)
+        }
       }
       return {
-        put: async (movie) => (await logOf()).put(movie),
-        get: async (id) => (await logOf()).get(id),
-        listAfter: async (after, limit) => (await logOf()).listAfter(after, limit),
-        listByDate: async (query, limit) => (await logOf()).listByDate(query, limit),
-        replace: async (expected, next) => (await logOf()).replace(expected, next),
-        remove: async (expected) => (await logOf()).remove(expected),
-        create: async (key, value, ttlMs) => (await logOf()).create(key, value, ttlMs),
-        read: async (key) => (await logOf()).read(key),
-        write: async (key, value, ttlMs) => (await logOf()).write(key, value, ttlMs),
-        changesAfter: async (after, limit) => (await logOf()).changesAfter(after, limit),
-        latestChange: async () => (await logOf()).latestChange(),
-        search: async (query, limit) => (await logOf()).search(query, limit),
-        searchPage: async (query, page, limit) => (await logOf()).searchPage?.(query, page, limit),
-        tallies: async (from, to) => (await logOf()).tallies(from, to),
+        put: (movie) => use((log) => log.put(movie)),
+        get: (id) => use((log) => log.get(id)),
+        listAfter: (after, limit) => use((log) => log.listAfter(after, limit)),
+        listByDate: (query, limit) => use((log) => log.listByDate(query, limit)),
+        replace: (expected, next) => use((log) => log.replace(expected, next)),
+        remove: (expected) => use((log) => log.remove(expected)),
+        create: (key, value, ttlMs) => use((log) => log.create(key, value, ttlMs)),
+        read: (key) => use((log) => log.read(key)),
+        write: (key, value, ttlMs) => use((log) => log.write(key, value, ttlMs)),
+        changesAfter: (after, limit) => use((log) => log.changesAfter(after, limit)),
+        latestChange: () => use((log) => log.latestChange()),
+        search: (query, limit) => use((log) => log.search(query, limit)),
+        searchPage: (query, page, limit) =>
+          use(async (log) => log.searchPage?.(query, page, limit)),
+        tallies: (from, to) => use((log) => log.tallies(from, to)),
       }
     },
     drop: async (owner) => (await driver()).drop(owner),

@@ -20,22 +20,33 @@ export function versionOf(movie: Movie): string {
     movie.imdbLink,
     movie.notes,
   ])
-  return hex(fnv1a(text, 0x811c9dc5)) + hex(fnv1a(text, 0x050c5d1f))
+  // Both hashes in one pass over the text: the tag is read with every add and edit.
+  let first = 0x811c9dc5
+  let second = 0x050c5d1f
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    first = Math.imul(first ^ code, 0x01000193)
+    second = Math.imul(second ^ code, 0x01000193)
+  }
+  return hex(mixed(first)) + hex(mixed(second))
 }
 
-function fnv1a(text: string, seed: number): number {
-  let hash = seed
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  // A final mix spreads the last characters over every bit.
-  hash ^= hash >>> 16
-  hash = Math.imul(hash, 0x85ebca6b)
-  hash ^= hash >>> 13
-  return hash >>> 0
+/** A final mix of an FNV-1a hash: spreads the last characters over every bit. */
+function mixed(hash: number): number {
+  let mix = hash ^ (hash >>> 16)
+  mix = Math.imul(mix, 0x85ebca6b)
+  mix ^= mix >>> 13
+  return mix >>> 0
 }
+
+// Each byte's two hex digits: a number's toString(16) is the slow part of a tag otherwise.
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
 
 function hex(value: number): string {
-  return value.toString(16).padStart(8, '0')
+  return (
+    (HEX_BYTES[value >>> 24] as string) +
+    HEX_BYTES[(value >>> 16) & 0xff] +
+    HEX_BYTES[(value >>> 8) & 0xff] +
+    HEX_BYTES[value & 0xff]
+  )
 }

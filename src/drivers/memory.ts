@@ -109,10 +109,14 @@ function memoryLog(
   owners: () => OwnerIndexes | Promise<OwnerIndexes>,
   history: ChangeHistory,
 ): LogDriver {
-  // The owner's index, looked up at each call (an add may have made it, a drop removed it).
-  const find = async () => (await owners()).get(layout.movies) ?? EMPTY
-  const make = async () => {
-    const indexes = await owners()
+  // The owner's index, looked up at each call (an add may have made it, a drop removed it);
+  // once the store's movies are read, at once, without waiting a turn for them.
+  const indexOf = (indexes: OwnerIndexes) => indexes.get(layout.movies) ?? EMPTY
+  const find = () => {
+    const indexes = owners()
+    return indexes instanceof Promise ? indexes.then(indexOf) : indexOf(indexes)
+  }
+  const madeIn = (indexes: OwnerIndexes) => {
     let index = indexes.get(layout.movies)
     if (!index) {
       index = createMemoryIndex([])
@@ -136,7 +140,8 @@ function memoryLog(
 
   return {
     put: async (movie) => {
-      const movies = await make()
+      const indexes = owners()
+      const movies = madeIn(indexes instanceof Promise ? await indexes : indexes)
       if (movies.byId.has(movie.id)) return false
       keep(movies, movie)
       await write(

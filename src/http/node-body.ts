@@ -22,21 +22,23 @@ interface NodeRequestStream {
 /** What srvx documents of the Node request behind its `Request` (`ServerRuntimeContext`). */
 type SrvxRequest = { runtime?: { node?: { req?: object } } }
 
-// The Node requests whose bodies the log may read itself: handed over by a Node handler that
-// turns them into srvx's Requests with no body limit of srvx's own (movie-log/node; a server
-// whose handler is wrapped in `readsBodiesFromNode`). srvx's `maxRequestBodySize` applies only
-// to reads through the Request, and srvx does not say whether a Request has one: a Request not
-// listed here is read through `request.body`, where srvx's limit, if any, answers 413.
-const directNodeRequests = new WeakSet<object>()
+// Marks the Node requests whose bodies the log may read itself: handed over by a Node handler
+// that turns them into srvx's Requests with no body limit of srvx's own (movie-log/node; a
+// server whose handler is wrapped in `readsBodiesFromNode`). srvx's `maxRequestBodySize`
+// applies only to reads through the Request, and srvx does not say whether a Request has one: a
+// Request not marked is read through `request.body`, where srvx's limit, if any, answers 413.
+// A symbol of movie-log's own on the request, not a WeakSet: an entry per request cost about a
+// microsecond a POST, much of it the garbage collector's.
+const DIRECT_BODY = Symbol('movie-log.directBody')
 
 /**
  * Lets the log read the body of `req` straight from Node: for a handler that makes its srvx
  * Request itself, without srvx's `maxRequestBodySize` (`new NodeRequest({ req, res })`).
  */
 export function readBodyFromNode(req: object): void {
-  // GET and HEAD bodies are never read: their requests stay out of the set.
+  // GET and HEAD bodies are never read: their requests stay unmarked.
   const { method } = req as { method?: unknown }
-  if (method !== 'GET' && method !== 'HEAD') directNodeRequests.add(req)
+  if (method !== 'GET' && method !== 'HEAD') (req as Record<symbol, boolean>)[DIRECT_BODY] = true
 }
 
 /**
@@ -56,14 +58,14 @@ export function readsBodiesFromNode<Req extends object, Res, Result>(
 
 /**
  * The Node request behind a Request that srvx made, if the log may read it itself (see
- * `directNodeRequests`) and nothing consumes its body yet. Reading it directly skips the web
+ * `DIRECT_BODY`) and nothing consumes its body yet. Reading it directly skips the web
  * stream srvx would build around it, the larger part of the cost of a small POST. Once anything
  * has touched the body (srvx's stream, h3's `bodyLimit`, a body parser), the stream is theirs:
  * `undefined`, and the web path reads it.
  */
 export function unreadNodeRequest(request: Request): NodeRequestStream | undefined {
   const req = (request as SrvxRequest).runtime?.node?.req
-  if (req === undefined || !directNodeRequests.has(req)) return undefined
+  if (req === undefined || (req as Record<symbol, unknown>)[DIRECT_BODY] !== true) return undefined
   const stream = req as Partial<NodeRequestStream>
   const unread =
     typeof stream.on === 'function' &&

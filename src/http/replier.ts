@@ -171,7 +171,8 @@ export function createMovieLogReplier(
     const stats = target.kind === 'item' && target.id === STATS_PATH
     if (stats && action !== 'read') return methodNotAllowed('GET, HEAD')
 
-    const log = await logOf(request)
+    const found = logOf(request)
+    const log = found instanceof Promise ? await found : found
     if (!log) return unauthenticated()
     const asked = stats ? 'list' : action
     const refusal = options.authorize && (await denied(request, options.authorize, asked))
@@ -234,7 +235,7 @@ function unauthenticated(): Reply {
 function ownerLogs(
   source: MovieLog | MovieLogs,
   owner: MovieLogHttpOptions['owner'],
-): (request: Request) => Promise<MovieLog | undefined> {
+): (request: Request) => MovieLog | Promise<MovieLog | undefined> {
   const many = typeof (source as Partial<MovieLogs>).of === 'function'
   if (many !== (owner !== undefined)) {
     throw new TypeError(
@@ -243,7 +244,8 @@ function ownerLogs(
         : 'movie-log: options.owner is for many logs: pass createMovieLogs(store), not one log',
     )
   }
-  if (!many) return async () => source as MovieLog
+  // The one log at once: no turn of waiting for it on every request.
+  if (!many) return () => source as MovieLog
   const logs = source as MovieLogs
   const named = owner as NonNullable<MovieLogHttpOptions['owner']>
   return async (request) => {
