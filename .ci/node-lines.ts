@@ -49,6 +49,7 @@ export const LINE_SUITES = [
   'test/sqlite-commits.test.ts',
   'test/page-cache.test.ts',
   'test/sqlite-triggers.test.ts',
+  'test/sqlite-terms-on-read.test.ts',
   'test/store-redis.test.ts',
   'test/driver-redis.test.ts',
   'test/changes-redis.test.ts',

@@ -20,6 +20,8 @@ async function olderFile(alter: (run: (sql: string) => Promise<void>) => Promise
   const namespace = `older-${randomUUID()}`
   const log = createMovieLog(url, { namespace })
   const added = await addCorpus(log)
+  // Counted in, as a version that counted them at each add left them (adds leave them to reads).
+  await log.stats()
   const db = new sqlite3.Database(path)
   const run = (sql: string) =>
     new Promise<void>((done, fail) => db.run(sql, (error) => (error ? fail(error) : done())))

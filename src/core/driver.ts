@@ -103,6 +103,12 @@ export interface LogDriver {
    * than once.
    */
   tallies(from: string, to: string): Promise<TallyRead>
+  /**
+   * Counts in the terms of the movies added without them (a driver whose adds leave them to the
+   * next search or count: SQLite's): an import calls it after each batch, so that it leaves no
+   * work to the first search.
+   */
+  countTerms?(): Promise<void>
 }
 
 /**

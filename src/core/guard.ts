@@ -30,6 +30,7 @@ export function guardLog(
     searchPage: (query, page, limit) =>
       guard('list', async () => log.searchPage?.(query, page, limit)),
     tallies: (from, to) => guard('list', () => log.tallies(from, to)),
+    countTerms: () => guard('set', async () => log.countTerms?.()),
   }
 }
 

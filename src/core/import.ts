@@ -102,6 +102,9 @@ export async function importMovies(
   const ids = new Set<string>()
   const flush = async () => {
     const results = await Promise.all(batch.map(({ line, movie }) => storeRow(target, line, movie)))
+    // Their search and statistics terms too, where adds leave them to the reads: an import
+    // leaves the first search nothing to count.
+    if (results.some((result) => result.status === 'added')) await target.driver.countTerms?.()
     for (const result of results) settle(result)
     batch = []
     ids.clear()

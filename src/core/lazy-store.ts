@@ -77,6 +77,7 @@ export function lazyStore(
         searchPage: (query, page, limit) =>
           use(async (log) => log.searchPage?.(query, page, limit)),
         tallies: (from, to) => use((log) => log.tallies(from, to)),
+        countTerms: () => use(async (log) => log.countTerms?.()),
       }
     },
     drop: async (owner) => (await driver()).drop(owner),

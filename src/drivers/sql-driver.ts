@@ -4,7 +4,7 @@ import type { StoreFailure } from '../core/store-failure'
 import { afterPrefix } from '../core/words'
 import { latestChanges } from './latest-changes'
 import { createMovieCache } from './movie-cache'
-import { backfill, termsText } from './sql-backfill'
+import { termsCounting, termsText } from './sql-backfill'
 import { rollupRanges } from './sql-rollup'
 import { type SqlDialect, sqlStatements } from './sql-statements'
 import { createWatchers, type WakeHub, type WakeSource } from './watchers'
@@ -27,6 +27,11 @@ export interface SqlConnection {
   changeClock?: () => number
   /** Whether a call can hang (`StoreDriver.remote`); true unless said otherwise. */
   remote?: boolean
+  /**
+   * Adds leave their search and statistics terms to be counted by the next search or count, of
+   * any process (SQLite on a connection of its own: its history records no change for that).
+   */
+  termsOnRead?: boolean
   close(): Promise<void>
 }
 
@@ -104,16 +109,7 @@ export function createSqlDriver(
   }
   let closing: Promise<void> | undefined
   const latest = latestChanges(connection.changeClock)
-  // Rows written before terms were (a database made by an older movie-log) get theirs once,
-  // before the first search or count; tried again after a failure.
-  let indexing: Promise<void> | undefined
-  const indexed = () => {
-    indexing ??= backfill(query, sql.terms, namespace).catch((error: unknown) => {
-      indexing = undefined
-      throw error
-    })
-    return indexing
-  }
+  const terms = termsCounting(query, sql.terms, namespace, connection.termsOnRead === true)
 
   const log = (owner: string): LogDriver => {
     const run = (statement: string, ...parameters: unknown[]) =>
@@ -131,7 +127,7 @@ export function createSqlDriver(
     return {
       put: async (movie) =>
         woken(
-          (await run(sql.put, movie.id, movie.screenedDate, movieText(movie), termsText(movie)))
+          (await run(sql.put, movie.id, movie.screenedDate, movieText(movie), terms.of(movie)))
             .length === 1,
         ),
       // No stored id holds a NUL (PostgreSQL text cannot): such an id is not found, not an error.
@@ -187,7 +183,7 @@ export function createSqlDriver(
         return { changes: rows.slice(1).map(toChange), reset: false }
       },
       search: async (words, limit) => {
-        await indexed()
+        await terms.beforeRead()
         // Longest first: a long word is likely the rarest, and the first one drives the query.
         const whole = [...words.whole].sort((a, b) => b.length - a.length)
         const statement = sql.terms.search(whole.length)
@@ -202,7 +198,7 @@ export function createSqlDriver(
         }
       },
       searchPage: async (words, page, limit) => {
-        await indexed()
+        await terms.beforeRead()
         const whole = [...words.whole].sort((a, b) => b.length - a.length)
         const bounds = [words.prefix, afterPrefix(words.prefix)]
         // A prefix alone: its words (a few seeks), each read in order and merged, when few.
@@ -224,7 +220,7 @@ export function createSqlDriver(
         return toMovies(await run(statement, ...driving, from, to, limitOf(limit), ...resume))
       },
       tallies: async (from, to) => {
-        await indexed()
+        await terms.beforeRead()
         // Whole years from the rollup, the months either side from the month counters.
         const ranges = rollupRanges(from, to)
         const months = await run(sql.terms.months, from, to)
@@ -246,6 +242,7 @@ export function createSqlDriver(
           })),
         }
       },
+      countTerms: terms.added,
       latestChange: () =>
         latest(owner, async () => {
           const [row] = await run(sql.latestChange)

@@ -57,6 +57,30 @@ export function schemaStatements(dialect: SqlDialect): string[] {
   ]
 }
 
+function sqliteHistoryTrigger(event: string, type: string, row: 'NEW' | 'OLD'): string {
+  const now = `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 1000`
+  const log = `namespace = ${row}.namespace AND owner = ${row}.owner`
+  return `CREATE TRIGGER IF NOT EXISTS ${CHANGES}_${type} AFTER ${event} ON ${MOVIES} BEGIN
+INSERT INTO ${CHANGES} (namespace, owner, seq, type, movie) SELECT ${row}.namespace, ${row}.owner, coalesce(max(seq), ${now}) + 1, '${type}', ${row}.movie FROM ${CHANGES} WHERE ${log};
+DELETE FROM ${CHANGES} WHERE ${log} AND seq <= (SELECT max(seq) FROM ${CHANGES} WHERE ${log}) - ${HISTORY_BOUND};
+END`
+}
+
+/**
+ * SQLite's history trigger of edits: an edit sets the movie; an update of a row's terms alone
+ * (counted on read, sql-backfill.ts) is no change.
+ */
+export const SQLITE_HISTORY_OF_EDITS = sqliteHistoryTrigger('UPDATE OF movie', 'updated', 'NEW')
+
+/**
+ * SQLite's history trigger of edits as movie-log wrote it before terms were counted on read: on
+ * any update, so counting a row's terms in would read as an edit. Rewritten on open
+ * (sqlite-triggers.ts), under its name.
+ */
+export const OLDER_HISTORY_TRIGGERS: readonly string[] = [
+  sqliteHistoryTrigger('UPDATE', 'updated', 'NEW'),
+]
+
 /** A page of a log's history, from $3 (inclusive), $4 at most: a range of its primary key. */
 export const CHANGES_RANGE = `SELECT seq, type, movie FROM ${CHANGES} WHERE namespace = $1 AND owner = $2 AND seq >= $3 ORDER BY seq LIMIT $4`
 /** A log's latest change: the last entry of its range of the primary key. */
@@ -83,18 +107,10 @@ export const CHANGES_LATEST = `SELECT max(seq) AS seq FROM ${CHANGES} WHERE name
  */
 function historyStatements(dialect: SqlDialect): string[] {
   if (dialect === 'sqlite') {
-    const now = `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 1000`
-    const trigger = (event: string, type: string, row: 'NEW' | 'OLD') => {
-      const log = `namespace = ${row}.namespace AND owner = ${row}.owner`
-      return `CREATE TRIGGER IF NOT EXISTS ${CHANGES}_${type} AFTER ${event} ON ${MOVIES} BEGIN
-INSERT INTO ${CHANGES} (namespace, owner, seq, type, movie) SELECT ${row}.namespace, ${row}.owner, coalesce(max(seq), ${now}) + 1, '${type}', ${row}.movie FROM ${CHANGES} WHERE ${log};
-DELETE FROM ${CHANGES} WHERE ${log} AND seq <= (SELECT max(seq) FROM ${CHANGES} WHERE ${log}) - ${HISTORY_BOUND};
-END`
-    }
     return [
-      trigger('INSERT', 'added', 'NEW'),
-      trigger('UPDATE', 'updated', 'NEW'),
-      trigger('DELETE', 'deleted', 'OLD'),
+      sqliteHistoryTrigger('INSERT', 'added', 'NEW'),
+      SQLITE_HISTORY_OF_EDITS,
+      sqliteHistoryTrigger('DELETE', 'deleted', 'OLD'),
     ]
   }
   const lock = `${LOG_LOCK}, hashtext($1 || ':' || $2)`

@@ -64,3 +64,16 @@ export async function rewriteOlderTriggers(
   const [outcome] = await client.commit([steps])
   if (!outcome?.ok) throw outcome?.error
 }
+
+/**
+ * Whether the file's trigger of this name is as `statement` writes it (not an older or a newer
+ * movie-log's form, which `rewriteOlderTriggers` may have left).
+ */
+export async function hasTriggerAs(client: SqliteClient, statement: string): Promise<boolean> {
+  const [[name, sql] = []] = triggersOf([statement])
+  const [row] = await client.query(
+    "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+    [name],
+  )
+  return name !== undefined && row?.sql === sql
+}

@@ -11,14 +11,14 @@ import type { StoreAdapter } from '../core/store-adapter'
 import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifySqliteFailure } from './sql-failures'
 import { OLDER_TRIGGERS } from './sql-rollup'
-import { schemaStatements } from './sql-statements'
+import { OLDER_HISTORY_TRIGGERS, SQLITE_HISTORY_OF_EDITS, schemaStatements } from './sql-statements'
 import { isDuplicateColumn } from './sql-terms'
 import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
 import type { SqliteClient } from './sqlite-client'
 import { makeFolder, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
 import { createGroupCommit } from './sqlite-group'
 import { openPoller } from './sqlite-poller'
-import { rewriteOlderTriggers } from './sqlite-triggers'
+import { hasTriggerAs, rewriteOlderTriggers } from './sqlite-triggers'
 import { loadSqlite3, openSqlite3Client, sqlite3ClientOver } from './sqlite3'
 
 /** How long a statement waits for another process's write lock before it fails SQLITE_BUSY. */
@@ -132,7 +132,14 @@ async function preparedDriver(
     })
   }
   // Not on a connection of the caller's: their statements could run inside the transaction.
-  if (options.ownConnection) await rewriteOlderTriggers(client, schema, OLDER_TRIGGERS)
+  if (options.ownConnection) {
+    await rewriteOlderTriggers(client, schema, [...OLDER_TRIGGERS, ...OLDER_HISTORY_TRIGGERS])
+  }
+  // Adds leave their search and statistics terms to the next read (as in memory: an add costs
+  // about half as much), where the file's history records no change for counting them: on a
+  // file whose triggers this driver keeps, not on a caller's connection.
+  connection.termsOnRead =
+    options.ownConnection && (await hasTriggerAs(client, SQLITE_HISTORY_OF_EDITS))
   return createSqlDriver(connection, {
     kind: 'sqlite',
     namespace: options.namespace,
