@@ -6,6 +6,7 @@
  * default: the default store's own node:sqlite there; 20: this process's node, sqlite3).
  * BENCH_SERVE=1 adds `movie-log serve` from source through tsx (memory), as `npm start` runs it.
  */
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +23,11 @@ import {
 
 const NODE_LINE = process.env.BENCH_NODE ?? '24'
 const SERVE_TOO = process.env.BENCH_SERVE === '1'
+
+/** The servers' Node, as RESULTS.md names it: `Node v24.21.0`. */
+export function serversNode(): string {
+  return `Node ${spawnSync(serverNode(), ['--version'], { encoding: 'utf8' }).stdout.trim()}`
+}
 
 /** The servers' node: BENCH_NODE's line from the CI caches, or this process's for 20. */
 function serverNode(): string {
