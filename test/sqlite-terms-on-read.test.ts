@@ -126,7 +126,7 @@ describe.each(sqliteClients)('on %s', (library) => {
   })
 })
 
-it("writes an add's terms on a caller's Database, whose triggers the driver leaves as they are", async () => {
+it("writes an add's terms on a caller's Database, whose triggers the driver leaves as they are, and counts in others'", async () => {
   const file = aFile('sqlite3')
   const db = new sqlite3.Database(file.path)
   const driver = await sqliteDriverOver(db, { namespace: file.namespace })
@@ -135,12 +135,17 @@ it("writes an add's terms on a caller's Database, whose triggers the driver leav
   closing.push(() => log.close())
   await log.addMovie(aMovie())
   expect(await rawFile(file.path).count(file.uncounted)).toBe(0)
+  expect((await log.stats()).total).toBe(1) // its first read behind it
   // The driver of a file of its own leaves them to the reads.
   const own = await openSqliteDriver(sqliteUrl(file.path, 'sqlite3'), {
     namespace: file.namespace,
     connectTimeoutMs: 1000,
   })
   closing.push(() => own.close())
-  await own.log('').put({ ...aMovie({ title: 'Ran' }), id: randomUUID() } as never)
+  const ran = { ...aMovie({ title: 'Ran' }), id: randomUUID() } as never
+  await own.log('').put(ran)
   expect(await rawFile(file.path).count(file.uncounted)).toBe(1)
+  // Its reads count in what a driver of a file of its own left, as any read does.
+  expect((await log.listMovies({ q: 'ran', limit: 10 })).movies).toEqual([ran])
+  expect(await rawFile(file.path).count(file.uncounted)).toBe(0)
 })

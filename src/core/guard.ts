@@ -75,7 +75,8 @@ export function guarded(
         throw failed(operation, error)
       })
     } catch (error) {
-      return Promise.reject(failed(operation, error))
+      // Rejected, never thrown, whatever reading the error throws.
+      return new Promise((_, reject) => reject(failed(operation, error)))
     }
   }
 }

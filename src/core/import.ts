@@ -102,10 +102,12 @@ export async function importMovies(
   const ids = new Set<string>()
   const flush = async () => {
     const results = await Promise.all(batch.map(({ line, movie }) => storeRow(target, line, movie)))
-    // Their search and statistics terms too, where adds leave them to the reads: an import
-    // leaves the first search nothing to count.
-    if (results.some((result) => result.status === 'added')) await target.driver.countTerms?.()
     for (const result of results) settle(result)
+    // Their search and statistics terms too, where adds leave them to the reads, so an import
+    // leaves the first search nothing to count. Stored already: if this fails, a read does it.
+    if (results.some((result) => result.status === 'added')) {
+      await target.driver.countTerms?.().catch(() => {})
+    }
     batch = []
     ids.clear()
   }

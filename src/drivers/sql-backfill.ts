@@ -17,8 +17,9 @@ type Query = (sql: string, parameters: readonly unknown[]) => Promise<Record<str
 /**
  * Counts in the terms of the namespace's rows that have none yet (those an older movie-log
  * wrote, those adds left to the reads): sets them, and the triggers count them. `together`:
- * each batch's rows in one commit (SQLite's group commit takes writes issued at once); else one
- * after another (PostgreSQL: its writers would queue on the same counters' locks anyway).
+ * each batch's rows issued at once, which SQLite's group commit writes in a few commits (at most
+ * 256 writes each); else one after another (PostgreSQL: its writers would queue on the same
+ * counters' locks anyway).
  */
 export async function countTerms(
   query: Query,
@@ -53,35 +54,41 @@ export async function backfill(
 export interface TermsCounting {
   /** The terms an add writes: none where adds leave them to the reads. */
   of(movie: Movie): string | null
-  /** Counts in the rows added without terms (where adds leave them to the reads). */
+  /** Counts in the rows added without terms, if this driver's reads count them in. */
   added(): Promise<void>
   /**
-   * Before a search or count: an older movie-log's rows, once (tried again after a failure),
-   * then the rows added since, by any process, so a read sees every add answered before it.
+   * Before a search or count: the rows added without terms, by this process or another on the
+   * file, so a read sees every add answered before it began (where reads count them in); then
+   * an older movie-log's rows and words, once (tried again after a failure).
    */
   beforeRead(): Promise<void>
 }
 
+/**
+ * `addsLeave`: adds write no terms (SQLite on a file the driver opened, whose history records no
+ * change for counting them in). `readsCount`: every read first counts in the rows without terms
+ * (SQLite: other processes on the file may leave them), in group commits.
+ */
 export function termsCounting(
   query: Query,
   statements: SqlStatements['terms'],
   namespace: string,
-  onRead: boolean,
+  { addsLeave, readsCount }: { addsLeave: boolean; readsCount: boolean },
 ): TermsCounting {
   let backfilled: Promise<void> | undefined
   const added = async () => {
-    if (onRead) await countTerms(query, statements, namespace, true)
+    if (readsCount) await countTerms(query, statements, namespace, true)
   }
   return {
-    of: (movie) => (onRead ? null : termsText(movie)),
+    of: (movie) => (addsLeave ? null : termsText(movie)),
     added,
     beforeRead: async () => {
+      await added()
       backfilled ??= backfill(query, statements, namespace).catch((error: unknown) => {
         backfilled = undefined
         throw error
       })
       await backfilled
-      await added()
     },
   }
 }

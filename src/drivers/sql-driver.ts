@@ -28,10 +28,12 @@ export interface SqlConnection {
   /** Whether a call can hang (`StoreDriver.remote`); true unless said otherwise. */
   remote?: boolean
   /**
-   * Adds leave their search and statistics terms to be counted by the next search or count, of
-   * any process (SQLite on a connection of its own: its history records no change for that).
+   * Where search and statistics terms are counted (sql-backfill.ts): `adds` leave them to the
+   * reads, and `reads` first count in every row without them. SQLite: reads, on every file
+   * (other processes may leave them); adds too, on a connection of the driver's own whose
+   * history records no change for counting in. Elsewhere: at each write.
    */
-  termsOnRead?: boolean
+  termsOnRead?: { adds: boolean; reads: boolean }
   close(): Promise<void>
 }
 
@@ -109,7 +111,10 @@ export function createSqlDriver(
   }
   let closing: Promise<void> | undefined
   const latest = latestChanges(connection.changeClock)
-  const terms = termsCounting(query, sql.terms, namespace, connection.termsOnRead === true)
+  const terms = termsCounting(query, sql.terms, namespace, {
+    addsLeave: connection.termsOnRead?.adds === true,
+    readsCount: connection.termsOnRead?.reads === true,
+  })
 
   const log = (owner: string): LogDriver => {
     const run = (statement: string, ...parameters: unknown[]) =>

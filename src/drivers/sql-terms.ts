@@ -14,7 +14,8 @@
  *
  * A counter is changed by one upsert of every key the change touches, in key order, so two
  * PostgreSQL writers touching the same counters lock them in one order (no deadlock). A row
- * written before these tables (terms NULL) is given its terms by `backfill` on first use.
+ * with terms NULL (written before these tables, or added on SQLite, whose adds leave them to the
+ * reads) is given its terms before a search or count (sql-backfill.ts).
  */
 import type { SearchPageQuery } from '../core/driver'
 import { ROLLUP_READS, rollupSchema, rollupStatements } from './sql-rollup'
@@ -38,7 +39,8 @@ export function termsSchema(dialect: SqlDialect): string[] {
     `CREATE INDEX IF NOT EXISTS ${REPEATS}_seen ON ${REPEATS} (namespace, owner, month, n)`,
     // A link's screenings with their counts: `repeats` reads them from the index alone.
     `CREATE INDEX IF NOT EXISTS ${REPEATS}_counts ON ${REPEATS} (namespace, owner, link, month, title, n)`,
-    // The rows an older movie-log wrote, found at once (an index of those alone).
+    // The rows without terms (an older movie-log's, SQLite's adds'), found at once (an index of
+    // those alone).
     `CREATE INDEX IF NOT EXISTS ${MOVIES}_unindexed ON ${MOVIES} (namespace) WHERE terms IS NULL`,
     // A movie's words: whether it holds one (a search's other words), and a trigger's deletes.
     `CREATE INDEX IF NOT EXISTS ${WORDS}_movie ON ${WORDS} (namespace, owner, id, word)`,

@@ -137,9 +137,12 @@ async function preparedDriver(
   }
   // Adds leave their search and statistics terms to the next read (as in memory: an add costs
   // about half as much), where the file's history records no change for counting them: on a
-  // file whose triggers this driver keeps, not on a caller's connection.
-  connection.termsOnRead =
-    options.ownConnection && (await hasTriggerAs(client, SQLITE_HISTORY_OF_EDITS))
+  // file whose triggers this driver keeps, not on a caller's connection. Reads count in the
+  // rows without them on every file: another process on it may leave them.
+  connection.termsOnRead = {
+    adds: options.ownConnection && (await hasTriggerAs(client, SQLITE_HISTORY_OF_EDITS)),
+    reads: true,
+  }
   return createSqlDriver(connection, {
     kind: 'sqlite',
     namespace: options.namespace,
