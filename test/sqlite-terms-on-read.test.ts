@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { createMovieLog, importMovies } from 'movie-log'
 import sqlite3 from 'sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { StoreDriver } from '../src/core/driver'
 import { OLDER_HISTORY_TRIGGERS, SQLITE_HISTORY_OF_EDITS } from '../src/drivers/sql-statements'
 import { openSqliteDriver, sqliteDriverOver } from '../src/drivers/sqlite'
 import { aMovie } from './_movies'
@@ -99,6 +100,36 @@ describe.each(sqliteClients)('on %s', (library) => {
     }))
     const report = await importMovies(log, rows)
     expect(report.added).toBe(150)
+    expect(await rawFile(file.path).count(file.uncounted)).toBe(0)
+  })
+
+  it('reports an import whose counting in failed, and leaves the count to the next read', async () => {
+    const file = aFile(library)
+    const driver = await openSqliteDriver(sqliteUrl(file.path, library), {
+      namespace: file.namespace,
+      connectTimeoutMs: 1000,
+    })
+    const failing: StoreDriver = {
+      ...driver,
+      log: (owner) => ({
+        ...driver.log(owner),
+        countTerms: () => Promise.reject(new Error('counting in failed')),
+      }),
+    }
+    const log = createMovieLog({ kind: 'sqlite', remote: false, open: async () => failing })
+    closing.push(() => log.close())
+    const reported: unknown[] = []
+    const rows = ['Heat', 'Ran', 'Alien'].map((title, n) => ({
+      line: n + 1,
+      movie: aMovie({ title }),
+    }))
+    const report = await importMovies(log, rows, { onRow: (row) => reported.push(row) })
+    expect(report.added).toBe(3)
+    expect(reported).toHaveLength(3)
+    expect(await rawFile(file.path).count(file.uncounted)).toBe(3)
+    expect((await log.listMovies({ q: 'alien', limit: 10 })).movies.map((m) => m.title)).toEqual([
+      'Alien',
+    ])
     expect(await rawFile(file.path).count(file.uncounted)).toBe(0)
   })
 

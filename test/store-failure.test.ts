@@ -13,6 +13,7 @@ import {
 import { type Problem, toWebHandler } from 'movie-log/web'
 import sqlite3 from 'sqlite3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { guarded } from '../src/core/guard'
 import { classifyKeyvFailure } from '../src/drivers/scan'
 import { classifySqliteFailure } from '../src/drivers/sql-failures'
 import { sqliteDriverOver } from '../src/drivers/sqlite'
@@ -232,5 +233,38 @@ describe('the store timeout', () => {
     expect(outcome).toBeUndefined()
     await vi.advanceTimersByTimeAsync(1)
     expect(outcome).toMatchObject({ name: 'StoreUnavailableError', reason: 'timeout' })
+  })
+})
+
+describe('a store call that cannot hang (no timer)', () => {
+  it('rejects, never throws, when the call throws at once and reading the error throws too', async () => {
+    const guard = guarded(
+      {
+        remote: false,
+        classifyFailure: () => {
+          throw new Error('the classifier broke')
+        },
+      },
+      1000,
+    )
+    let answer: Promise<unknown> | undefined
+    expect(() => {
+      answer = guard('get', () => {
+        throw new Error('the driver threw at once')
+      })
+    }).not.toThrow()
+    await expect(answer).rejects.toThrow('the classifier broke')
+  })
+
+  it('raises a store failure of a local store as StoreUnavailableError, anything else as it is', async () => {
+    const failure = Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' })
+    const guard = guarded({ remote: false, classifyFailure: classifySqliteFailure }, 1000)
+    await expect(guard('set', () => Promise.reject(failure))).rejects.toMatchObject({
+      name: 'StoreUnavailableError',
+      cause: failure,
+    })
+    const bug = new TypeError('a bug')
+    await expect(guard('set', () => Promise.reject(bug))).rejects.toBe(bug)
+    await expect(guard('get', async () => 'answer')).resolves.toBe('answer')
   })
 })
