@@ -16,6 +16,11 @@ export interface ChangeSuiteOptions {
   bound: number
   /** The changes a log keeps at most (the bound, or more where trimming is approximate). */
   keptAtMost: number
+  /**
+   * How long a watcher may take to see another connection's write: 1 s, or one poll and its read
+   * where the driver polls (D1 asks once a second, so a put just after a poll is seen at the next).
+   */
+  wakesWithinMs?: number
   /** The store URL a second process opens, when the store is shared across processes (read when the test runs). */
   url?: string | (() => string)
 }
@@ -308,7 +313,7 @@ export function describeChangeSuite(
       // Woken once its wake connection is ready: what came before is read then.
       await next(5000, 'the wake connection ready')
       const start = await started(other.log('alice'))
-      await next(1000, 'a put by another connection')
+      await next(options.wakesWithinMs ?? 1000, 'a put by another connection')
       expect(await driver.log('alice').latestChange()).toBe(start)
       stopWatching()
       // A watcher left open does not hold close() up.
