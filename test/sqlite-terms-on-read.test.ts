@@ -3,9 +3,9 @@ import { join } from 'node:path'
 import { createMovieLog, importMovies } from 'movie-log'
 import sqlite3 from 'sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { StoreDriver } from '../src/core/driver'
 import { OLDER_HISTORY_TRIGGERS, SQLITE_HISTORY_OF_EDITS } from '../src/drivers/sql-statements'
 import { openSqliteDriver, sqliteDriverOver } from '../src/drivers/sqlite'
+import { expectOthersAddsCountedIn, failingCountIn, threeRows } from './_count-in'
 import { aMovie } from './_movies'
 import { sqliteClients, sqliteUrl } from './_sqlite-clients'
 import { tempFolders } from './_temp'
@@ -82,13 +82,7 @@ describe.each(sqliteClients)('on %s', (library) => {
   it("counts in another process's adds before this one's search or count", async () => {
     const file = aFile(library)
     const [writer, reader] = [file.open(), file.open()]
-    expect((await reader.stats()).total).toBe(0)
-    const added = await Promise.all(
-      Array.from({ length: 40 }, (_, n) => writer.addMovie(aMovie({ title: `Heat ${n}` }))),
-    )
-    expect((await reader.stats()).total).toBe(40)
-    const found = await reader.listMovies({ q: 'heat', limit: 100 })
-    expect(found.movies.map((m) => m.id).sort()).toEqual(added.map((m) => m.id).sort())
+    await expectOthersAddsCountedIn(writer, reader)
   })
 
   it('leaves nothing to count after an import', async () => {
@@ -109,20 +103,11 @@ describe.each(sqliteClients)('on %s', (library) => {
       namespace: file.namespace,
       connectTimeoutMs: 1000,
     })
-    const failing: StoreDriver = {
-      ...driver,
-      log: (owner) => ({
-        ...driver.log(owner),
-        countTerms: () => Promise.reject(new Error('counting in failed')),
-      }),
-    }
+    const failing = failingCountIn(driver)
     const log = createMovieLog({ kind: 'sqlite', remote: false, open: async () => failing })
     closing.push(() => log.close())
     const reported: unknown[] = []
-    const rows = ['Heat', 'Ran', 'Alien'].map((title, n) => ({
-      line: n + 1,
-      movie: aMovie({ title }),
-    }))
+    const rows = threeRows()
     const report = await importMovies(log, rows, { onRow: (row) => reported.push(row) })
     expect(report.added).toBe(3)
     expect(reported).toHaveLength(3)

@@ -20,6 +20,7 @@ export interface RedisClient {
   mGet(keys: string[]): Promise<(string | null)[]>
   del(keys: string[]): Promise<number>
   exists(key: string): Promise<number>
+  sMembers(key: string): Promise<string[]>
   zAdd(key: string, member: { score: number; value: string }): Promise<number>
   zRem(key: string, member: string): Promise<number>
   zRange(

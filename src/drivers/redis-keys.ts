@@ -24,6 +24,7 @@ export interface RedisLogKeys {
   links: string
   counted: string
   paged: string
+  pending: string
 }
 
 /**
@@ -72,6 +73,7 @@ export function redisLogKeys(namespace: string, owner: string): RedisLogKeys {
     links: `${tag}:links`,
     counted: `${tag}:counted`,
     paged: `${tag}:paged`,
+    pending: `${tag}:pending`,
   }
 }
 

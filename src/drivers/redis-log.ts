@@ -11,18 +11,11 @@ import { afterPrefix } from '../core/words'
 import type { OwnerCaches } from './counted-cache'
 import type { MovieCache } from './movie-cache'
 import type { RedisClient } from './redis-connect'
+import { redisCountIn } from './redis-count-in'
 import { redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
-import {
-  CHANGES_AFTER,
-  LATEST_CHANGE,
-  PAGE,
-  PUT_COUNTED,
-  RECORD,
-  REMOVE,
-  REPLACE,
-} from './redis-scripts'
+import { CHANGES_AFTER, LATEST_CHANGE, PAGE, PUT, RECORD, REMOVE, REPLACE } from './redis-scripts'
 import { SEARCH, SEARCH_PAGE } from './redis-search'
-import { COUNT_ONE, PAGE_ONE, TALLIES, termsLines, UNCOUNTED } from './redis-terms'
+import { TALLIES, termsLines } from './redis-terms'
 
 /** What every log of one Redis driver shares: the client, its scripts, its caches. */
 export interface RedisShared {
@@ -132,35 +125,7 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
 
   // The prefix of every key of the log: the scripts build the terms' keys from it.
   const terms_ = `${keys.tag}:`
-
-  // Indexes each movie missing from `set` by `script`: a log written by an older movie-log.
-  const indexAll = async (set: string, script: string, scriptKeys: string[]) => {
-    for (;;) {
-      const ids = (await run(UNCOUNTED, [keys.ids, set], ['500'])) as string[]
-      for (const id of ids) {
-        const text = await call((client) => client.get(keys.movie + id))
-        if (text === null) continue
-        const args = [terms_, id, text, termsLines(parse(text))]
-        await run(script, [keys.movie + id, ...scriptKeys], args)
-      }
-      if (ids.length < 500) return
-    }
-  }
-  // Counts the terms of every movie not counted yet; then (a search page) puts the words of
-  // those counted before the ordered sets in them.
-  const countAll = () => indexAll(keys.counted, COUNT_ONE, [keys.counted])
-  const pageAll = async () => {
-    await countAll()
-    await indexAll(keys.paged, PAGE_ONE, [keys.counted, keys.paged])
-  }
-
-  // A read script answers nil while some movie is not counted: count them, then read again.
-  const whenCounted = async (read: () => Promise<unknown>, count = countAll) => {
-    const first = await read()
-    if (first !== null) return first
-    await count()
-    return read()
-  }
+  const countIn = redisCountIn(keys, call, run, parse)
 
   const record = (name: string, value: string, ttlMs: number, onlyIfAbsent: boolean) =>
     run(
@@ -180,12 +145,11 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       const args = [JSON.stringify(movie), movie.id, dateMember(movie)]
       const written = [keys.movie + movie.id, keys.ids, keys.dates, keys.changes, keys.history]
       const listed = owner === SOLE_OWNER ? '1' : '0'
-      const terms = [terms_, termsLines(movie)]
-      let stored = await run(PUT_COUNTED, written, [...args, listed, ...changed, ...terms])
+      let stored = await run(PUT, written, [...args, listed, ...changed, terms_])
       if (stored === 2) {
         const owners = redisOwnersKey(shared.namespace)
         await shared.written(owners, (client) => client.zAdd(owners, { score: 0, value: owner }))
-        stored = await run(PUT_COUNTED, written, [...args, '1', ...changed, ...terms])
+        stored = await run(PUT, written, [...args, '1', ...changed, terms_])
       }
       return woken(stored === 1)
     },
@@ -235,8 +199,9 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     search: async (words, limit) => {
       const count = String(Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER)
       const args = [terms_, count, words.prefix, afterPrefix(words.prefix), ...words.whole]
-      const search = () => run(SEARCH, [keys.words, keys.ids, keys.counted], args)
-      const texts = (await whenCounted(search)) as (string | null)[]
+      const search = (checked: boolean) =>
+        run(SEARCH, checked ? [keys.words, keys.ids, keys.counted] : [keys.words], args)
+      const texts = (await countIn.whenCounted(search, 'terms')) as (string | null)[]
       return texts.flatMap((text) => (text === null ? [] : [parse(text)]))
     },
     // Along the driving word's ordered set from the resume point: `wi:` members are
@@ -258,16 +223,23 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       const [start, stop, rev] = bounds as [string, string, string]
       const args = [terms_, count, words.prefix, afterPrefix(words.prefix)]
       args.push(sort === 'added' ? '1' : '0', start, stop, rev, from, to, ...words.whole)
-      const read = () => run(SEARCH_PAGE, [keys.words, keys.ids, keys.paged], args)
-      const texts = (await whenCounted(read, pageAll)) as (string | null)[] | 0 | null
-      // A prefix of many words, or a movie an older writer added meanwhile: the core's way.
-      if (texts === 0 || texts === null) return undefined
+      const read = (checked: boolean) =>
+        run(SEARCH_PAGE, checked ? [keys.words, keys.ids, keys.paged] : [keys.words], args)
+      const texts = (await countIn.whenCounted(read, 'pages')) as (string | null)[] | 0
+      // A prefix of many words: the core orders `search`'s answer.
+      if (texts === 0) return undefined
       return texts.flatMap((text) => (text === null ? [] : [parse(text)]))
     },
+    countTerms: () => countIn.pending(),
     tallies: async (from, to) => {
-      const keys_ = [keys.tallies, keys.links, keys.ids, keys.counted]
-      const read = () => run(TALLIES, keys_, [terms_, from, to])
-      const [months, kinds, repeats] = (await whenCounted(read)) as [string[], string[], string[]]
+      const checks = [keys.ids, keys.counted]
+      const read = (checked: boolean) =>
+        run(TALLIES, [keys.tallies, keys.links, ...(checked ? checks : [])], [terms_, from, to])
+      const [months, kinds, repeats] = (await countIn.whenCounted(read, 'terms')) as [
+        string[],
+        string[],
+        string[],
+      ]
       const numbered = (flat: string[]) => pairs(flat).map(([key, n]) => [key, Number(n)] as const)
       const found: Repeat[] = []
       for (let at = 0; at + 2 < repeats.length; at += 3) {

@@ -12,7 +12,8 @@ export const HISTORY_BOUND = 1000
 /**
  * KEYS: movie, date index, changes, history. ARGV: value expected, value, date member before,
  * date member after, the changed channel, the owner, the tag prefix, the id, the terms before
- * and after (`redis-terms.ts`).
+ * and after (`redis-terms.ts`). An edit counts its movie's terms at once: out, if they were
+ * counted, and in (an edit of a movie still pending takes it out of `pending`).
  */
 export const REPLACE = `${COUNT_TERMS}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -33,6 +34,7 @@ return 1`
 export const REMOVE = `${COUNT_TERMS}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if redis.call('SISMEMBER', ARGV[6] .. 'counted', ARGV[2]) == 1 then count(ARGV[6], ARGV[2], ARGV[7], -1) end
+redis.call('SREM', ARGV[6] .. 'pending', ARGV[2])
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[3])
@@ -88,20 +90,21 @@ return {members, changes, redis.call('MGET', unpack(keys))}`
 /**
  * KEYS: movie, id index, date index, changes, history. ARGV: value, id, date member, '1' when
  * the owner is in the namespace's owners set already (or is the one diary's), the changed
- * channel, the owner, the tag prefix, the terms. Create-if-absent.
+ * channel, the owner, the tag prefix. Create-if-absent.
+ * The movie's search and statistics terms are left to the next read that needs them: its id
+ * joins `pending` (redis-terms.ts), which that read counts in first.
  * Answers 2, storing nothing, for a log's first movie when ARGV[4] is not '1': the caller adds
  * the owner to the owners set (another slot, so not from here) and calls again with '1'.
  * The first movie of a log starts its changes count at the server's time in microseconds: a
  * count no process can have cached for this log, even after a drop deleted the old one (the
  * count only grows by edits, far slower than a microsecond each).
  */
-export const PUT_COUNTED = `${COUNT_TERMS}
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+export const PUT = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if ARGV[4] ~= '1' and redis.call('EXISTS', KEYS[2]) == 0 then return 2 end
-count(ARGV[7], ARGV[2], ARGV[8], 1)
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[2], 0, ARGV[2])
 redis.call('ZADD', KEYS[3], 0, ARGV[3])
+redis.call('SADD', ARGV[7] .. 'pending', ARGV[2])
 if redis.call('EXISTS', KEYS[4]) == 0 then
   local now = redis.call('TIME')
   redis.call('SET', KEYS[4], now[1] .. string.sub('00000' .. now[2], -6))

@@ -13,10 +13,14 @@
  * {tag}:seen:<link>     hash of a link's screenings, `YYYY-MM\ttitle` -> n
  * {tag}:counted         set of the ids whose terms are counted
  * {tag}:paged           set of the ids whose words are in `wd:` and `wi:` too
+ * {tag}:pending         set of the ids added since, their terms not counted yet
  * ```
  *
- * `counted` lets a log written before these keys (by an older movie-log) be counted once, movie
- * by movie (`COUNT_ONE`), while writers go on: a read script answers nil until every id is.
+ * An add leaves its terms to the next search or count, as memory and SQLite do: its id joins
+ * `pending`, and a read script answers nil until every id is counted, so the reader counts the
+ * pending movies in (`COUNT_PENDING`, in batches) and reads again. An id is in at most one of
+ * `pending` and `counted`, so the ids in neither are those an older movie-log wrote before
+ * these keys: counted once, movie by movie (`COUNT_ONE`), while writers go on.
  */
 
 import type { Movie } from '../core/movie'
@@ -76,18 +80,20 @@ local function count(prefix, id, terms, step)
   local seen = prefix .. 'seen:' .. link
   local field = lines[4] .. '\\t' .. lines[5]
   if redis.call('HINCRBY', seen, field, step) <= 0 then redis.call('HDEL', seen, field) end
-  if step > 0 then redis.call('SADD', prefix .. 'counted', id)
+  if step > 0 then
+    redis.call('SADD', prefix .. 'counted', id)
+    redis.call('SREM', prefix .. 'pending', id)
   else redis.call('SREM', prefix .. 'counted', id) end
 end
 `
 
 /**
- * KEYS: tallies, links, ids, counted. ARGV: the tag prefix, the first month, the last. Summed
- * here over the months between: each month's total (its `w` counters), each `kind|value`
- * counter, and each link screened more than once in all, its screenings by title; nil while
- * some movie's terms are not counted yet.
+ * KEYS: tallies, links, and (to check) ids, counted. ARGV: the tag prefix, the first month, the
+ * last. Summed here over the months between: each month's total (its `w` counters), each
+ * `kind|value` counter, and each link screened more than once in all, its screenings by title;
+ * when checked, nil while some movie's terms are not counted yet.
  */
-export const TALLIES = `if redis.call('ZCARD', KEYS[3]) ~= redis.call('SCARD', KEYS[4]) then return false end
+export const TALLIES = `if KEYS[4] and redis.call('ZCARD', KEYS[3]) ~= redis.call('SCARD', KEYS[4]) then return false end
 local from, to = ARGV[2], ARGV[3]
 local months, kinds = {}, {}
 local counters = redis.call('HGETALL', KEYS[1])
@@ -126,6 +132,30 @@ for _, link in ipairs(redis.call('ZRANGE', KEYS[2], 2, '+inf', 'BYSCORE')) do
   end
 end
 return {flat(months), flat(kinds), repeats}`
+
+/**
+ * KEYS: counted. ARGV: the tag prefix, then each movie's id, text ('' when gone) and terms.
+ * Counts in each movie added without its terms, if it is still that text and not counted yet;
+ * an id counted meanwhile (by another reader, or an edit) or gone leaves `pending`.
+ */
+export const COUNT_PENDING = `${COUNT_TERMS}
+local prefix = ARGV[1]
+for at = 2, #ARGV, 3 do
+  local id = ARGV[at]
+  local text = redis.call('GET', prefix .. 'movie:' .. id)
+  if redis.call('SISMEMBER', KEYS[1], id) == 1 or not text then
+    redis.call('SREM', prefix .. 'pending', id)
+  elseif text == ARGV[at + 1] then
+    count(prefix, id, ARGV[at + 2], 1)
+  end
+end
+return 1`
+
+/**
+ * KEYS: ids, a set of ids (counted, or paged), pending. How many movies are in neither set:
+ * those an older movie-log wrote before the set was kept.
+ */
+export const OLDER_UNCOUNTED = `return redis.call('ZCARD', KEYS[1]) - redis.call('SCARD', KEYS[2]) - redis.call('SCARD', KEYS[3])`
 
 /**
  * KEYS: movie, counted. ARGV: the tag prefix, id, the movie's text, its terms. Counts a movie

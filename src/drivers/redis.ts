@@ -230,7 +230,7 @@ function createRedisDriver(
       await written(keys.ids, (redis) =>
         redis.del([
           ...[keys.ids, keys.dates, keys.changes, keys.history, keys.records],
-          ...[keys.words, keys.tallies, keys.links, keys.counted, keys.paged],
+          ...[keys.words, keys.tallies, keys.links, keys.counted, keys.paged, keys.pending],
         ]),
       )
       // Last, once the movies are gone: a drop that fails before leaves the owner listed.
