@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { createClient } from '@keyv/redis'
-import { createMovieLog, importMovies } from 'movie-log'
+import { createMovieLog, importMovies, type Movie } from 'movie-log'
 import { afterAll, expect, it } from 'vitest'
 import { openRedisDriver } from '../src/drivers/redis'
+import { UNCOUNTED } from '../src/drivers/redis-terms'
 import { expectOthersAddsCountedIn, failingCountIn, threeRows } from './_count-in'
 import { aMovie } from './_movies'
 import { describeWith } from './_services'
@@ -114,6 +115,54 @@ describeWith('REDIS_URL', 'Redis terms counted on read', () => {
     const redis = await connected()
     const both = await redis.sInter([diary.key('pending'), diary.key('counted')])
     expect(both).toEqual([])
+  })
+
+  it('counts each add once while two readers count in at once and a writer adds', async () => {
+    const diary = aDiary()
+    const [writer, one, other] = [diary.open(), diary.open(), diary.open()]
+    const added: Movie[] = []
+    let adding = true
+    const meanwhile = (async () => {
+      for (let n = 0; adding; n++) {
+        const batch = Array.from({ length: 20 }, (_, k) =>
+          writer.addMovie(aMovie({ title: `Heat ${n} ${k}`, releaseYear: 1980 + k })),
+        )
+        added.push(...(await Promise.all(batch)))
+      }
+    })()
+    try {
+      for (let round = 0; round < 5; round++) {
+        await Promise.all([
+          one.stats(),
+          other.stats(),
+          one.listMovies({ q: 'heat', limit: 5 }),
+          other.listMovies({ q: 'heat', sort: 'screenedDate', limit: 5 }),
+        ])
+      }
+    } finally {
+      adding = false
+      await meanwhile
+    }
+    expect(await one.stats()).toEqual(expectedStats(added))
+    expect(await other.stats()).toEqual(expectedStats(added))
+    const redis = await connected()
+    expect(await redis.sInter([diary.key('pending'), diary.key('counted')])).toEqual([])
+    expect(await redis.sCard(diary.key('counted'))).toBe(added.length)
+  })
+
+  it("scans for an older movie-log's movies past the pending ones, which it leaves to be counted", async () => {
+    const diary = aDiary()
+    const redis = await connected()
+    const [ids, counted, pending] = ['ids', 'counted', 'pending'].map(diary.key)
+    await redis.zAdd(
+      ids as string,
+      ['a', 'b', 'c', 'd'].map((value) => ({ score: 0, value })),
+    )
+    await redis.sAdd(counted as string, 'a')
+    await redis.sAdd(pending as string, ['b', 'd'])
+    const keys = [ids, counted, pending] as string[]
+    expect(await redis.eval(UNCOUNTED, { keys, arguments: ['10'] })).toEqual(['c'])
+    await redis.del(keys)
   })
 
   it('leaves nothing to count after an import', async () => {

@@ -20,7 +20,11 @@ export interface RedisClient {
   mGet(keys: string[]): Promise<(string | null)[]>
   del(keys: string[]): Promise<number>
   exists(key: string): Promise<number>
-  sMembers(key: string): Promise<string[]>
+  sScan(
+    key: string,
+    cursor: string,
+    options: { COUNT: number },
+  ): Promise<{ cursor: string; members: string[] }>
   zAdd(key: string, member: { score: number; value: string }): Promise<number>
   zRem(key: string, member: string): Promise<number>
   zRange(

@@ -38,26 +38,31 @@ export function redisCountIn(
   // The prefix of every key of the log: the scripts build the terms' keys from it.
   const prefix = `${keys.tag}:`
 
-  // The ids pending when asked, not those added while counting: a writer faster than this
+  // The ids pending when asked, a batch at a time (SSCAN returns every id there from its first
+  // call to its last): an add made meanwhile may be counted too, and a writer faster than this
   // reader does not hold it up.
   const pending = async () => {
-    const ids = await call((client) => client.sMembers(keys.pending))
-    for (let at = 0; at < ids.length; at += BATCH) {
-      const batch = ids.slice(at, at + BATCH)
-      const texts = await call((client) => client.mGet(batch.map((id) => keys.movie + id)))
+    let cursor = '0'
+    do {
+      const scanned = await call((client) => client.sScan(keys.pending, cursor, { COUNT: BATCH }))
+      cursor = String(scanned.cursor)
+      const ids = scanned.members
+      if (ids.length === 0) continue
+      const texts = await call((client) => client.mGet(ids.map((id) => keys.movie + id)))
       const args = [prefix]
-      for (const [position, id] of batch.entries()) {
+      for (const [position, id] of ids.entries()) {
         const text = texts[position] ?? null
         args.push(id, text ?? '', text === null ? '' : termsLines(parse(text)))
       }
       await run(COUNT_PENDING, [keys.counted], args)
-    }
+    } while (cursor !== '0')
   }
 
-  // Indexes each movie missing from `set` by `script`: a log written by an older movie-log.
+  // Indexes each movie missing from `set` by `script`: a log written by an older movie-log. Not
+  // the pending ones: counted by `pending` (or the next read), they are no older movie-log's.
   const indexAll = async (set: string, script: string, scriptKeys: string[]) => {
     for (;;) {
-      const ids = (await run(UNCOUNTED, [keys.ids, set], [String(BATCH)])) as string[]
+      const ids = (await run(UNCOUNTED, [keys.ids, set, keys.pending], [String(BATCH)])) as string[]
       for (const id of ids) {
         const text = await call((client) => client.get(keys.movie + id))
         if (text === null) continue

@@ -182,12 +182,13 @@ order(ARGV[1], ARGV[2], lines[1], lines[6], 1)
 return 1`
 
 /**
- * KEYS: ids, a set of ids (counted, or paged). ARGV: how many. Ids of movies not in that set:
- * whose terms are not counted yet, or whose words are not in the ordered sets yet.
+ * KEYS: ids, a set of ids (counted, or paged), pending. ARGV: how many. Ids of movies an older
+ * movie-log wrote: in neither that set nor pending (their terms not counted, or their words not
+ * in the ordered sets yet).
  */
 export const UNCOUNTED = `local missing = {}
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  if redis.call('SISMEMBER', KEYS[2], id) == 0 then
+  if redis.call('SISMEMBER', KEYS[2], id) == 0 and redis.call('SISMEMBER', KEYS[3], id) == 0 then
     missing[#missing + 1] = id
     if #missing >= tonumber(ARGV[1]) then break end
   end
