@@ -37,11 +37,11 @@ export default defineConfig({
     // default would fail a slow machine, not a broken behaviour.
     expect: { poll: { timeout: 20_000 } },
     // Most local suites wait on child processes and sockets: two files more than the cores keep
-    // them busy (four on two cores: `npm test` 72 s to 57-64 s here, with 10 rather than 20
-    // isolation properties and 10 rather than 50 rounds of the six-connection race, CI runs all). Under CI, with its clusters,
-    // browsers and soaks, two files at once even on two cores (vitest's default is one fewer
-    // than the cores). Worker threads, not processes: a test file starts sooner and shares the
-    // loaded modules' memory (no test changes the working folder or reads this process's memory).
+    // them busy (four on two cores; `npm test` 72 s to 57-64 s here, with fewer property runs
+    // and race rounds locally: CI runs them all). Under CI, with its clusters, browsers and
+    // soaks, two files at once even on two cores (vitest's default is one fewer than the
+    // cores). Worker threads, not processes: a test file starts sooner and shares the loaded
+    // modules' memory (no test changes the working folder or reads this process's memory).
     maxWorkers: UNDER_CI
       ? Math.max(2, availableParallelism() - 1)
       : Math.max(4, availableParallelism() + 2),
