@@ -19,7 +19,9 @@ type Query = (sql: string, parameters: readonly unknown[]) => Promise<Record<str
  * wrote, those adds left to the reads): sets them, and the triggers count them. `together`:
  * each batch's rows issued at once, which SQLite's group commit writes in a few commits (at most
  * 256 writes each); else one after another (PostgreSQL: its writers would queue on the same
- * counters' locks anyway).
+ * counters' locks anyway). As many as there were when asked, and no more: the partial index
+ * gives the oldest first (on SQLite, in rowid order), so a writer adding faster than this reads
+ * never holds it up, and every row there when it asked is counted in by its end.
  */
 export async function countTerms(
   query: Query,
@@ -27,7 +29,8 @@ export async function countTerms(
   namespace: string,
   together: boolean,
 ): Promise<void> {
-  for (;;) {
+  const [counted] = await query(statements.uncounted, [namespace])
+  for (let left = Number(counted?.n ?? 0); left > 0; left -= BACKFILL_BATCH) {
     const rows = await query(statements.unindexed, [namespace, BACKFILL_BATCH])
     const index = (row: Record<string, unknown>) => {
       const movie = JSON.parse(row.movie as string) as Movie

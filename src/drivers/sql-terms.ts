@@ -200,6 +200,8 @@ export interface TermsStatements {
   repeats: string
   /** A drop's deletions, $1 namespace, $2 owner. */
   drop: string[]
+  /** How many rows of namespace $1 (any owner) have no terms: `n`. */
+  uncounted: string
   /** Rows without terms of namespace $1 (any owner), $2 at most. */
   unindexed: string
   /** $1 namespace, $2 owner, $3 id, $4 movie text, $5 terms: sets a row's terms if still unset. */
@@ -288,6 +290,7 @@ export function termsStatements(dialect: SqlDialect): TermsStatements {
       ...[WORDS, TALLIES, REPEATS].map((table) => `DELETE FROM ${table} WHERE ${owned}`),
       ROLLUP_READS.drop,
     ],
+    uncounted: `SELECT count(*) AS n FROM ${MOVIES} WHERE namespace = $1 AND terms IS NULL`,
     unindexed: `SELECT owner, id, movie FROM ${MOVIES} WHERE namespace = $1 AND terms IS NULL LIMIT $2`,
     index: `UPDATE ${MOVIES} SET terms = $5 WHERE ${owned} AND id = $3 AND movie = $4 AND terms IS NULL`,
     screen: `UPDATE ${WORDS} SET screened = (SELECT m.screened FROM ${MOVIES} m WHERE m.namespace = ${WORDS}.namespace AND m.owner = ${WORDS}.owner AND m.id = ${WORDS}.id) WHERE namespace = $1 AND screened IS NULL`,
