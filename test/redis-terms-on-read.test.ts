@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto'
-import { createClient } from '@keyv/redis'
 import { createMovieLog, importMovies, type Movie } from 'movie-log'
 import { afterAll, expect, it } from 'vitest'
 import { openRedisDriver } from '../src/drivers/redis'
 import { UNCOUNTED } from '../src/drivers/redis-terms'
 import { expectOthersAddsCountedIn, failingCountIn, threeRows } from './_count-in'
 import { aMovie } from './_movies'
+import { redisSuite } from './_redis-suite'
 import { describeWith } from './_services'
 import { addCorpus, expectedStats } from './_store-suite-search'
 
@@ -15,20 +14,15 @@ import { addCorpus, expectedStats } from './_store-suite-search'
 const url = process.env.REDIS_URL as string
 
 describeWith('REDIS_URL', 'Redis terms counted on read', () => {
-  const namespaces: string[] = []
+  const suite = redisSuite(url)
   const logs: ReturnType<typeof createMovieLog>[] = []
-  const raw = createClient({ url })
+  // After the suite's own afterAll is registered: hooks after run last first, so the logs
+  // close before their namespaces are dropped.
   afterAll(async () => {
     await Promise.all(logs.map((log) => log.close()))
-    for (const namespace of namespaces) {
-      const driver = await openRedisDriver(url, { namespace, connectTimeoutMs: 1000 })
-      await driver.drop('').finally(() => driver.close())
-    }
-    if (raw.isOpen) await raw.close()
   })
   const aDiary = () => {
-    const namespace = `terms-${randomUUID()}`
-    namespaces.push(namespace)
+    const namespace = suite.namespace('terms')
     const tag = `{${namespace}:}`
     const open = () => {
       const log = createMovieLog(url, { namespace })
@@ -38,10 +32,7 @@ describeWith('REDIS_URL', 'Redis terms counted on read', () => {
     const key = (name: string) => `${tag}:${name}`
     return { namespace, tag, open, key }
   }
-  const connected = async () => {
-    if (!raw.isOpen) await raw.connect()
-    return raw
-  }
+  const connected = suite.connected
 
   it('leaves an add its terms to the next read, which counts them in once', async () => {
     const diary = aDiary()
@@ -163,6 +154,20 @@ describeWith('REDIS_URL', 'Redis terms counted on read', () => {
     const keys = [ids, counted, pending] as string[]
     expect(await redis.eval(UNCOUNTED, { keys, arguments: ['10'] })).toEqual(['c'])
     await redis.del(keys)
+  })
+
+  it('counts in a backlog of more than one batch (500) before a count', async () => {
+    const diary = aDiary()
+    const log = diary.open()
+    const added = await Promise.all(
+      Array.from({ length: 1200 }, (_, n) =>
+        log.addMovie(aMovie({ title: `Heat ${n}`, releaseYear: 1950 + (n % 70) })),
+      ),
+    )
+    const redis = await connected()
+    expect(await redis.sCard(diary.key('pending'))).toBe(1200)
+    expect(await log.stats()).toEqual(expectedStats(added))
+    expect(await redis.sCard(diary.key('pending'))).toBe(0)
   })
 
   it('leaves nothing to count after an import', async () => {

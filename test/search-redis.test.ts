@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto'
-import { createClient } from '@keyv/redis'
 import { createMovieLog, type Movie, type MovieLog } from 'movie-log'
-import { afterAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { byDate } from '../src/core/driver'
-import { openRedisDriver } from '../src/drivers/redis'
 import { aMovie } from './_movies'
+import { redisSuite } from './_redis-suite'
 import { describeWith } from './_services'
 import { addCorpus, heatPages, walkPages } from './_store-suite-search'
 
@@ -14,18 +12,9 @@ import { addCorpus, heatPages, walkPages } from './_store-suite-search'
 const url = process.env.REDIS_URL as string
 
 describeWith('REDIS_URL', 'Redis search pages', () => {
-  const namespaces: string[] = []
-  const raw = createClient({ url })
-  afterAll(async () => {
-    for (const namespace of namespaces) {
-      const driver = await openRedisDriver(url, { namespace, connectTimeoutMs: 1000 })
-      await driver.drop('').finally(() => driver.close())
-    }
-    if (raw.isOpen) await raw.close()
-  })
+  const suite = redisSuite(url)
   const open = () => {
-    const namespace = `search-${randomUUID()}`
-    namespaces.push(namespace)
+    const namespace = suite.namespace('search')
     return { namespace, log: createMovieLog(url, { namespace }) }
   }
 
@@ -85,7 +74,7 @@ describeWith('REDIS_URL', 'Redis search pages', () => {
     // Counted in (adds leave their terms to the next read, an older movie-log counted at once);
     // then as the version before search pages left it: words, counters, no ordered sets.
     await log.stats()
-    if (!raw.isOpen) await raw.connect()
+    const raw = await suite.connected()
     const tag = `{${namespace}:}`
     const older: string[] = [`${tag}:paged`]
     for await (const batch of raw.scanIterator({ MATCH: `${tag}:w[di]:*`, COUNT: 1000 }))

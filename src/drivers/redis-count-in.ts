@@ -77,7 +77,10 @@ export function redisCountIn(
 
   return {
     pending,
-    whenCounted: async <T>(read: (checked: boolean) => Promise<T | null>, older: string) => {
+    whenCounted: async <T>(
+      read: (checked: boolean) => Promise<T | null>,
+      older: 'terms' | 'pages',
+    ) => {
       const first = await read(true)
       if (first !== null) return first
       await pending()

@@ -3,11 +3,12 @@
 // sorted sets `wd:` and `wi:`). Both read only keys of the owner's hash tag.
 
 /**
- * KEYS: words, and (to check) ids, counted. ARGV: the tag prefix, limit, the prefix, the least string after
- * it, then the whole words. The texts of at most `limit` movies holding every whole word and a
- * word starting with the prefix; when checked, nil while some movie's terms are not counted
- * yet. Driven by the smallest whole word's set (else each prefixed word's in turn), read by
- * SSCAN a few hundred at a time, each id checked against the other sets: it stops at the limit.
+ * KEYS: words, and (to check) ids, counted. ARGV: the tag prefix, limit, the prefix, the least
+ * string after it, then the whole words. The texts of at most `limit` movies holding every
+ * whole word and a word starting with the prefix; when checked, nil while some movie's terms
+ * are not counted yet. Driven by the smallest whole word's set (else each prefixed word's in
+ * turn), read by SSCAN a few hundred at a time, each id checked against the other sets: it
+ * stops at the limit.
  */
 export const SEARCH = `if KEYS[3] and redis.call('ZCARD', KEYS[2]) ~= redis.call('SCARD', KEYS[3]) then return false end
 local prefix = ARGV[1]
@@ -69,15 +70,16 @@ return redis.call('MGET', unpack(keys))`
 export const PREFIX_WORDS = 128
 
 /**
- * KEYS: words, and (to check) ids, paged. ARGV: the tag prefix, limit, the prefix, the least string after it,
- * '1' for the order added (else by date), the first and last bound of the run (ZRANGE BYLEX
- * arguments, from the resume point on), '1' for REV, from, to, then the whole words.
+ * KEYS: words, and (to check) ids, paged. ARGV: the tag prefix, limit, the prefix, the least
+ * string after it, '1' for the order added (else by date), the first and last bound of the run
+ * (ZRANGE BYLEX arguments, from the resume point on), '1' for REV, from, to, then the whole
+ * words.
  * A search page in the listing's order: the texts of at most `limit` movies, read along the
  * driving word's ordered set (`wi:` or `wd:`) from the resume point, each within from..to and
  * each other word a SISMEMBER, stopping at the limit. Driven by the rarest whole word; with
  * none, each of the prefix's words is read as far as the limit and the runs merged. When
- * checked, nil while some movie's words are not in the ordered sets yet; 0 when a prefix alone starts more than
- * PREFIX_WORDS words (the caller orders `SEARCH`'s answer instead).
+ * checked, nil while some movie's words are not in the ordered sets yet; 0 when a prefix alone
+ * starts more than PREFIX_WORDS words (the caller orders `SEARCH`'s answer instead).
  */
 export const SEARCH_PAGE = `if KEYS[3] and redis.call('ZCARD', KEYS[2]) ~= redis.call('SCARD', KEYS[3]) then return false end
 local prefix = ARGV[1]
