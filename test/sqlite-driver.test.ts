@@ -173,6 +173,20 @@ describe.each(sqliteClients)('the SQLite driver on %s', (client) => {
     }
   })
 
+  it('finds the rows a read counts in from their partial index, so oldest first (rowid order)', async () => {
+    // countTerms counts as many rows as were waiting when the read asked: it relies on the
+    // batch reading those before any added since (sql-backfill.ts).
+    const { file } = await open(client)
+    const { query } = await database(file)
+    const { terms } = sqlStatements('sqlite')
+    for (const statement of [terms.uncounted, terms.unindexed]) {
+      const plan = (await query(`EXPLAIN QUERY PLAN ${statement}`)).map((row) => row.detail)
+      expect(plan, statement).toEqual([
+        'SEARCH movie_log_movies USING INDEX movie_log_movies_unindexed (namespace=?)',
+      ])
+    }
+  })
+
   it("reads a log's history as a range of its primary key, and its triggers keep it so (issue 29)", async () => {
     const { file } = await open(client)
     const { query } = await database(file)
