@@ -14,7 +14,23 @@ const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options'] as 
  * reading the document's own schemas: the status must be documented for the operation, the
  * required headers present and every documented header and body valid.
  */
-export function createResponseChecker(basePath = '/movies') {
+export function createResponseChecker(basePath = '/movies'): ResponseChecker {
+  let checker = checkers.get(basePath)
+  if (!checker) {
+    checker = responseChecker(basePath)
+    checkers.set(basePath, checker)
+  }
+  return checker
+}
+
+type ResponseChecker = (method: string, url: URL, response: Response) => Promise<void>
+
+// One checker per base path for the whole run: the document is the same for every target
+// mounted there, and ajv's compiling its schemas again for each test was a tenth of the CPU of
+// `npm test`.
+const checkers = new Map<string, ResponseChecker>()
+
+function responseChecker(basePath: string): ResponseChecker {
   const document = createOpenApiDocument(basePath) as Json
   // strict off: the document has OpenAPI keys (paths, components) around its schemas.
   const ajv = new Ajv2020({ strict: false, allErrors: true })
@@ -44,7 +60,7 @@ export function createResponseChecker(basePath = '/movies') {
     expect(valid, `${what}: ${ajv.errorsText(validate.errors)}`).toBe(true)
   }
 
-  return async function checkResponse(method: string, url: URL, response: Response) {
+  return async function checkResponse(method, url, response) {
     const found = matchPath(document.paths, url.pathname)
     const what = `${method} ${url.pathname} ${response.status}`
     const body = await readBody(method, response)
