@@ -36,15 +36,15 @@ export default defineConfig({
     // expect.poll waits for what is sure to come (a page update, a server back up): its 1 s
     // default would fail a slow machine, not a broken behaviour.
     expect: { poll: { timeout: 20_000 } },
-    // Most local suites wait on child processes and sockets: two files more than the cores keep
-    // them busy (four on two cores; `npm test` 72 s to 57-64 s here, with fewer property runs
-    // and race rounds locally: CI runs them all). Under CI, with its clusters, browsers and
+    // One test file per core locally: on two cores, four at once took 162 s of CPU and 86 s
+    // for `npm test`, two 111 s and 66 s, three 69 s (each file's servers, clients and child
+    // processes then compete, and slow waits spin). Under CI, with its clusters, browsers and
     // soaks, two files at once even on two cores (vitest's default is one fewer than the
     // cores). Worker threads, not processes: a test file starts sooner and shares the loaded
     // modules' memory (no test changes the working folder or reads this process's memory).
     maxWorkers: UNDER_CI
       ? Math.max(2, availableParallelism() - 1)
-      : Math.max(4, availableParallelism() + 2),
+      : Math.max(2, availableParallelism()),
     pool: 'threads',
     projects: [
       // What every `npm test` runs: needs nothing but Node (services when their URLs are set).
