@@ -12,6 +12,6 @@ for (const client of sqliteClients) {
   describeChangeSuite(
     `SQLite on ${client}`,
     (namespace) => openSqliteDriver(url, { namespace, connectTimeoutMs: 1000 }),
-    { bound: 1000, keptAtMost: 1000, url },
+    { bound: 1000, keptAtMost: 1000, url, commitsTogether: true },
   )
 }

@@ -72,7 +72,7 @@ const graph = new Map(sources.map((file) => [file, importsOf(file).files]))
 const LAYERS: [layer: string, test: RegExp][] = [
   [
     'page-node',
-    /^src\/page\/(build|files|serve|handler|handler-worker|assets|virtual-page\.d)\.ts$/,
+    /^src\/page\/(build|compress|files|serve|handler|handler-worker|assets|virtual-page\.d)\.ts$/,
   ],
   ['page', /^src\/page\//],
   ['http', /^src\/(http|openapi)\//],

@@ -95,4 +95,22 @@ describe('the built diary page', () => {
     // until the search box and the year in review (issue 39 allowed 10 kB more; they took 2.1: 14,975 -> 17,082 bytes).
     expect(total).toBeLessThan(18 * 1024)
   })
+
+  it('carries each asset compressed beside it, and serves those copies as they are', async () => {
+    const built = await buildPage(join(folder('movie-log-build-'), 'page'))
+    const [script] = built.assets
+    const path = join(built.dir, 'assets', script as string)
+    const plain = readFileSync(path)
+    expect(brotliDecompressSync(readFileSync(`${path}.br`))).toEqual(plain)
+    expect(gunzipSync(readFileSync(`${path}.gz`))).toEqual(plain)
+    // What is served is the build's copy, not compressed again at start: a marked copy shows it.
+    writeFileSync(`${path}.br`, 'the copy the build wrote')
+    const page = readBuiltPage(built.dir)
+    expect(Buffer.from(page.assets.get(script as string)?.br ?? []).toString()).toBe(
+      'the copy the build wrote',
+    )
+    expect(page.assets.get(script as string)?.plain).toEqual(plain)
+    // The copies are no assets of their own.
+    expect([...page.assets.keys()].sort()).toEqual([...built.assets].sort())
+  })
 })

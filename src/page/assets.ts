@@ -10,8 +10,8 @@ export interface Encoded {
   br?: Uint8Array
 }
 
-/** How a runtime prepares bytes to serve: compressed once, never per request. */
-export type Encoder = (bytes: Uint8Array) => Encoded
+/** How a runtime prepares bytes to serve (an asset's named): compressed once, never per request. */
+export type Encoder = (bytes: Uint8Array, name?: string) => Encoded
 
 /** One asset as served: its content type and its bytes. */
 export interface PageAsset extends Encoded {
@@ -36,7 +36,7 @@ export function servable(html: string, files: Map<string, Uint8Array>, encode: E
   const assets = new Map<string, PageAsset>()
   for (const [name, bytes] of files) {
     const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))]
-    if (type) assets.set(name, { type, ...encode(bytes) })
+    if (type) assets.set(name, { type, ...encode(bytes, name) })
   }
   return { html, assets }
 }

@@ -7,6 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { compressedCopies } from './compress'
 import { ADD_LABEL, formMarkup } from './movie-form'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
@@ -62,7 +63,13 @@ export async function buildPage(outDir: string): Promise<BuiltPage> {
   const { html, assets } = await bundlePage()
   await rm(outDir, { recursive: true, force: true })
   await mkdir(join(outDir, 'assets'), { recursive: true })
-  for (const [name, contents] of assets) await writeFile(join(outDir, 'assets', name), contents)
+  for (const [name, contents] of assets) {
+    await writeFile(join(outDir, 'assets', name), contents)
+    // Compressed once here, not at every start of the server that serves them.
+    for (const [copy, bytes] of compressedCopies(name, contents)) {
+      await writeFile(join(outDir, 'assets', copy), bytes)
+    }
+  }
   await writeFile(join(outDir, 'index.html'), html)
   return { dir: outDir, assets: [...assets.keys()].sort() }
 }

@@ -7,11 +7,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
-import { type DiaryPage, type Encoded, servable as servableWith } from './assets'
+import { type DiaryPage, servable as servableWith } from './assets'
+import { COMPRESSED, encode } from './compress'
 
 export { ASSET_TYPES, type DiaryPage, type Encoded, type PageAsset } from './assets'
+export { encode } from './compress'
 
 // In the package, the page is built beside the bundle (dist/page/). From source this file is
 // src/page/files.ts, beside the sources to build.
@@ -40,8 +41,18 @@ export function readBuiltPage(dir: string): DiaryPage {
     throw new Error(`${join(dir, 'index.html')} is the page's template, not a built page`)
   }
   const folder = join(dir, 'assets')
-  const names = existsSync(folder) ? readdirSync(folder) : []
-  return servable(html, new Map(names.map((name) => [name, readFileSync(join(folder, name))])))
+  const names = new Set(existsSync(folder) ? readdirSync(folder) : [])
+  const read = (name: string) => readFileSync(join(folder, name))
+  const files = new Map(
+    [...names].filter((name) => !COMPRESSED.test(name)).map((n) => [n, read(n)]),
+  )
+  // The build writes each asset compressed beside it (`buildPage`): brotli at quality 11 took
+  // 50 ms of every start. A page built otherwise is compressed here, once.
+  return servableWith(html, files, (bytes, name) =>
+    name && names.has(`${name}.br`) && names.has(`${name}.gz`)
+      ? { plain: Buffer.from(bytes), br: read(`${name}.br`), gzip: read(`${name}.gz`) }
+      : encode(bytes),
+  )
 }
 
 async function buildFromSources(): Promise<DiaryPage> {
@@ -51,21 +62,6 @@ async function buildFromSources(): Promise<DiaryPage> {
   const { bundlePage } = (await import(build)) as typeof import('./build')
   const { html, assets } = await bundlePage()
   return servable(html, assets)
-}
-
-/** `bytes` compressed both ways, once: a handful of small files, never per request. */
-export function encode(bytes: Uint8Array): Required<Encoded> {
-  const plain = Buffer.from(bytes)
-  return {
-    plain,
-    gzip: gzipSync(plain, { level: 9 }),
-    br: brotliCompressSync(plain, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: 11,
-        [constants.BROTLI_PARAM_SIZE_HINT]: plain.length,
-      },
-    }),
-  }
 }
 
 function servable(html: string, files: Map<string, Uint8Array>): DiaryPage {
