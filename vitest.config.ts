@@ -36,11 +36,11 @@ export default defineConfig({
     // expect.poll waits for what is sure to come (a page update, a server back up): its 1 s
     // default would fail a slow machine, not a broken behaviour.
     expect: { poll: { timeout: 20_000 } },
-    // One test file per core locally: on two cores, four at once took 162 s of CPU and 86 s
-    // for `npm test`, two 111 s and 66 s, three 69 s (each file's servers, clients and child
-    // processes then compete, and slow waits spin). Under CI, with its clusters, browsers and
-    // soaks, two files at once even on two cores (vitest's default is one fewer than the
-    // cores). Worker threads, not processes: a test file starts sooner and shares the loaded
+    // One test file per core locally (two at least): on two cores `npm test` took 86 s with
+    // four at once (162 s of CPU), 69 s with three, 66 s with two (111 s of CPU): more files
+    // at once only make their servers, clients and child processes compete. Under CI, with its
+    // clusters, browsers and soaks, two files at once even on two cores (vitest's default is
+    // one fewer than the cores). Worker threads, not processes: a test file starts sooner and shares the loaded
     // modules' memory (no test changes the working folder or reads this process's memory).
     maxWorkers: UNDER_CI
       ? Math.max(2, availableParallelism() - 1)

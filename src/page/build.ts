@@ -65,8 +65,10 @@ export async function buildPage(outDir: string): Promise<BuiltPage> {
   await mkdir(join(outDir, 'assets'), { recursive: true })
   for (const [name, contents] of assets) {
     await writeFile(join(outDir, 'assets', name), contents)
-    // Compressed once here, not at every start of the server that serves them.
-    for (const [copy, bytes] of compressedCopies(name, contents)) {
+    // Compressed once here, not at every start of the server that serves them. Not the
+    // service worker's: it is served as `/sw.js`, made for each mount (serve.ts).
+    const copies = name.startsWith('sw-') ? [] : compressedCopies(name, contents)
+    for (const [copy, bytes] of copies) {
       await writeFile(join(outDir, 'assets', copy), bytes)
     }
   }
