@@ -10,7 +10,10 @@ export interface Encoded {
   br?: Uint8Array
 }
 
-/** How a runtime prepares bytes to serve (an asset's named): compressed once, never per request. */
+/**
+ * How a runtime prepares bytes to serve (an asset's, given its name): compressed once, never per
+ * request.
+ */
 export type Encoder = (bytes: Uint8Array, name?: string) => Encoded
 
 /** One asset as served: its content type and its bytes. */
