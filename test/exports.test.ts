@@ -5,9 +5,22 @@ import { ENTRIES, exportedNames } from './_exports'
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 
+/** The names docs/reference/api.md lists under each entry's `### \`entry\`` heading. */
+function documentedNames(api: string): Record<string, string[]> {
+  const documented: Record<string, string[]> = {}
+  for (const section of api.split(/^### /m).slice(1)) {
+    const entry = /^`([^`]+)`/.exec(section)?.[1] ?? ''
+    documented[entry] = [...section.matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1]!).sort()
+  }
+  return documented
+}
+
 describe('the published surface', () => {
+  // Read once: the TypeScript compiler takes a second or two over the entries.
+  const exported = exportedNames()
+
   it('exports exactly these names per entry', () => {
-    expect(exportedNames()).toMatchInlineSnapshot(`
+    expect(exported).toMatchInlineSnapshot(`
       {
         "movie-log": [
           "AddMovieOptions",
@@ -150,6 +163,14 @@ describe('the published surface', () => {
         ],
       }
     `)
+  })
+
+  it('is documented in docs/reference/api.md, entry by entry, and nothing that is not exported', () => {
+    const documented = documentedNames(
+      readFileSync(new URL('../docs/reference/api.md', import.meta.url), 'utf8'),
+    )
+    expect(Object.keys(documented).sort()).toEqual(Object.keys(ENTRIES).sort())
+    expect(documented).toEqual(exported)
   })
 
   it('has package.json exports and tsup entries that agree, types first', () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { parseNewMovie, parseWithSuperstruct } from '../src/core/movie'
 import { aMovie } from './_movies'
+import { webPath, webUrl } from './_text'
 
 // parseNewMovie takes a fast path for valid movies and falls back to superstruct for the rest.
 // Pins that the fast path never accepts what superstruct refuses, nor cleans it differently.
@@ -50,10 +51,10 @@ const movieLike = fc
         ),
         imdbLink: sometimes(
           fc.oneof(
-            fc.webUrl({ validSchemes: ['https'] }),
+            webUrl({ validSchemes: ['https'] }),
             // Weighted: most generated links are refused, and accepted ones must be common too.
-            { weight: 4, arbitrary: fc.webPath().map((path) => `https://www.imdb.com${path}`) },
-            fc.webUrl(),
+            { weight: 4, arbitrary: webPath().map((path) => `https://www.imdb.com${path}`) },
+            webUrl(),
             fc.constantFrom(
               'https://www.imdb.com/title/tt0113277/',
               'https://user:pw@www.imdb.com/',

@@ -7,6 +7,7 @@ import { parseNewMovie } from '../src/core/movie'
 import { createOpenApiDocument } from '../src/openapi/document'
 import { aMovie } from './_movies'
 import { runs } from './_runs'
+import { webUrl } from './_text'
 
 const document = createOpenApiDocument('/movies') as {
   components: { schemas: Record<string, { properties: Record<string, object> }> }
@@ -123,7 +124,7 @@ describe('the document’s field rules agree with the log’s', () => {
   it('imdbLink: the schema accepts every link the log accepts, and refuses what a pattern can see', () => {
     const sent = schemaOf('NewMovie', 'imdbLink')
     const links = fc.oneof(
-      fc.webUrl({
+      webUrl({
         validSchemes: ['https', 'http'],
         withQueryParameters: true,
         withFragments: true,

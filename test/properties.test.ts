@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 // fast-check's default size keeps strings short, whatever maxLength says: lengths matter here.
 import { aMovie } from './_movies'
 import { runs } from './_runs'
-import { anyText } from './_text'
+import { anyText, webPath } from './_text'
 
 const ORIGIN = 'http://movie-log.test'
 
@@ -120,7 +120,7 @@ describe('property: the handler never crashes, never 5xx, never stores an invali
         .map((date) => date.toISOString().slice(0, 23)),
       releaseYear: fc.integer({ min: 1870, max: 9999 }),
       imdbLink: fc
-        .tuple(fc.constantFrom('imdb.com', 'www.imdb.com', 'm.imdb.com'), fc.webPath())
+        .tuple(fc.constantFrom('imdb.com', 'www.imdb.com', 'm.imdb.com'), webPath())
         .map(([host, path]) => `https://${host}${path}`)
         .filter((url) => url.length <= 2048 && !/\s/.test(url)),
       notes: fc.string({ maxLength: 2000, size: 'max' }),
