@@ -61,10 +61,10 @@ export function wakes(): { wake: () => void; next(ms: number, what: string): Pro
   }
 }
 
-/** Runs `test/_change-writer.ts` in a process of its own: one movie added to the owner's log. */
+/** Runs `test/_change-writer.mjs` in a process of its own: one movie added to the owner's log. */
 export async function writeFromAnotherProcess(url: string, namespace: string, owner: string) {
   const child = watch(
-    spawn(process.execPath, ['--import', 'tsx', 'test/_change-writer.ts', url, namespace, owner], {
+    spawn(process.execPath, ['test/_change-writer.mjs', url, namespace, owner], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     }),

@@ -47,7 +47,9 @@ describe('a feed whose reader stops reading, over a real socket', () => {
     // bytesWritten stays put), each event waits in the feed's buffer, and the feed must stay
     // open until they are past maxFeedBufferBytes, then be cut at once.
     const notes = 'n'.repeat(2000)
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 1))
+    // A turn of the event loop after each add: the feed's write reaches the socket, and the
+    // socket's progress (or its close) is seen.
+    const settle = () => new Promise((resolve) => setImmediate(resolve))
     let bytes = 0
     let taken = feedSocket?.bytesWritten ?? 0
     const buffered: number[] = []
