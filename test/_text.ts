@@ -35,7 +35,10 @@ const queryOrFragment = fc.string({ unit: charOf(':', '@', '/', '?'), maxLength:
 export const webPath = () =>
   fc.array(segment, { maxLength: 5 }).map((segments) => segments.map((s) => `/${s}`).join(''))
 
-/** A web URL, as `fc.webUrl(options)` draws them: a domain, maybe a port, a path, query, fragment. */
+/**
+ * A web URL, as `fc.webUrl(options)` draws them (a domain, a path, maybe a query and a
+ * fragment), and most with a port, which fast-check's draws only when asked to.
+ */
 export const webUrl = ({
   validSchemes = ['http', 'https'],
   withQueryParameters = false,
