@@ -38,7 +38,7 @@ export default defineConfig({
     expect: { poll: { timeout: 20_000 } },
     // Locally, one test file more than the cores: a file spends much of its time waiting for
     // the servers and commands it starts, and the extra one fills those waits. On two cores
-    // `npm test` took 59-61 s with two at once, 56-57 s with three, 57 s with four (an earlier
+    // the unit run took 59-61 s with two at once, 56-57 s with three, 57 s with four (an earlier
     // tree: 66, 69 and 86 s). Under CI, with its clusters, browsers and soaks, two files at once
     // even on two cores (vitest's default is one fewer than the cores). Worker threads, not
     // processes: a test file starts sooner and shares the loaded modules' memory (no test
