@@ -2,6 +2,7 @@ import Keyv, { type KeyvOptions } from 'keyv'
 import { createMovieLog, StoreUnavailableError } from 'movie-log'
 import { describe, expect, it } from 'vitest'
 import { driverForKeyv, toKeyv } from '../src/drivers'
+import { privateMap } from '../src/drivers/keyv'
 import { createScanDriver } from '../src/drivers/scan'
 import { describeOwnerSuite } from './_driver-suite-owners'
 import { FlakyMap } from './_flaky-map'
@@ -20,6 +21,12 @@ const memory: StoreBackend = {
 
 describeStoreSuite(memory)
 describeWatchSuite(memory)
+
+// A Map movie-log made itself (`memory()`, or no store given): its movies live in the index alone.
+const own = privateMap()
+const ownMemory: StoreBackend = { ...memory, name: 'memory (its own)', open: async () => own }
+describeStoreSuite(ownMemory)
+describeWatchSuite(ownMemory)
 describeOwnerSuite('memory', async (namespace) => driverForKeyv(toKeyv(new Map(), namespace)))
 describeOwnerSuite('scan (a Keyv over a Map, through keyv alone)', async (namespace) =>
   createScanDriver(toKeyv(new Map(), namespace)),

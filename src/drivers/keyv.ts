@@ -65,7 +65,7 @@ export function toKeyv(store: MovieLogStore | undefined, namespace: string | und
   }
   namespace ??= DEFAULT_NAMESPACE
   if (store && !(store instanceof Map)) claimAdapter(store, namespace)
-  const given = store ?? new Map()
+  const given = store ?? privateMap()
   const keyv = new Keyv({
     store: given,
     namespace,
@@ -76,6 +76,22 @@ export function toKeyv(store: MovieLogStore | undefined, namespace: string | und
   })
   storesGiven.set(keyv, given)
   return checkedKeyv(keyv)
+}
+
+// Maps movie-log made itself (no store given, or `memory()` without one): no caller holds them,
+// so nothing reads them but the logs made here.
+const privateMaps = new WeakSet<Map<unknown, unknown>>()
+
+/** A new Map that only movie-log's own logs will hold. */
+export function privateMap(): Map<unknown, unknown> {
+  const map = new Map()
+  privateMaps.add(map)
+  return map
+}
+
+/** Whether `map` is one of `privateMap()`'s: no caller can read or share it. */
+export function isPrivateMap(map: Map<unknown, unknown>): boolean {
+  return privateMaps.has(map)
 }
 
 // The store each Keyv made here was made over. keyv 6 wraps a Map in a `KeyvMemoryAdapter` and

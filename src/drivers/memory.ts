@@ -5,7 +5,7 @@ import type { StoreAdapter } from '../core/store-adapter'
 import { type ChangeHistory, changeHistory, type NewChange } from './change-history'
 import { classifyNodeFailure } from './failures'
 import { type KeyvLayout, keyvLayout, movieOwnerOf, moviesPrefixOf, pageOfOwners } from './keys'
-import { storeOf, toKeyv } from './keyv'
+import { isPrivateMap, privateMap, storeOf, toKeyv } from './keyv'
 import {
   countedTerms,
   createMemoryIndex,
@@ -44,14 +44,18 @@ export function memoryMap(keyv: Keyv): Map<unknown, unknown> | undefined {
 }
 
 /**
- * A store in memory, one process's Map. Writes go through keyv; reads come from the movies
- * indexed here (by id, in id order, in date order): a page is a binary search and a slice,
- * with no keyv calls and no copies. Each change is checked and applied to the index in one
- * synchronous step, then written, so create-if-absent and compare-and-set need no lock.
+ * A store in memory, one process's Map. Reads come from the movies indexed here (by id, in id
+ * order, in date order): a page is a binary search and a slice, with no keyv calls and no
+ * copies. Each change is checked and applied to the index in one synchronous step, then
+ * written, so create-if-absent and compare-and-set need no lock. Movies are written through
+ * keyv to a Map of the caller's (theirs to read, share or back with something that can fail);
+ * a Map made here (`memory()`, no store given) is read by nothing but these indexes, so there
+ * the index alone holds them, and keyv only the log's records.
  */
 export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): StoreDriver {
   // Keyvs on one Map write the same keys when their namespaces prefix them alike.
   const namespace = keyv.useKeyPrefix === false ? '' : (keyv.namespace ?? '')
+  const mirrored = !isPrivateMap(map)
   // Every change, in this process: a Map is one process's store.
   const history = changeHistory(map, namespace)
   let loaded: OwnerIndexes | undefined
@@ -72,14 +76,17 @@ export function createMemoryDriver(keyv: Keyv, map: Map<unknown, unknown>): Stor
     remote: false,
     atomic: true,
     log: (owner) =>
-      memoryLog(keyv, map, namespace, keyvLayout(owner), () => loaded ?? owners(), history),
+      memoryLog(keyv, map, namespace, keyvLayout(owner), () => loaded ?? owners(), {
+        history,
+        mirrored,
+      }),
     drop: async (owner) => {
       const layout = keyvLayout(owner)
       const indexes = await owners()
       const index = indexes.get(layout.movies)
       indexes.delete(layout.movies)
       history.drop(layout.movies)
-      const keys = (index?.added ?? []).map((movie) => layout.movie(movie.id))
+      const keys = mirrored ? (index?.added ?? []).map((movie) => layout.movie(movie.id)) : []
       keys.push(...dropRecords(map, namespace, layout))
       if (keys.length > 0) await keyv.deleteMany(keys)
     },
@@ -107,7 +114,7 @@ function memoryLog(
   namespace: string,
   layout: KeyvLayout,
   owners: () => OwnerIndexes | Promise<OwnerIndexes>,
-  history: ChangeHistory,
+  { history, mirrored }: { history: ChangeHistory; mirrored: boolean },
 ): LogDriver {
   // The owner's index, looked up at each call (an add may have made it, a drop removed it);
   // once the store's movies are read, at once, without waiting a turn for them.
@@ -126,14 +133,18 @@ function memoryLog(
   }
   // Called in the synchronous step that checked and indexed the change, so the history has the
   // writes in their order. A write the store refused leaves the index as it was, and no change.
-  const write = async (change: NewChange, undo: () => void, step: () => Promise<unknown>) => {
+  const write = async (change: NewChange, undo: () => void) => {
     const settle = history.begin(layout.movies, change)
-    try {
-      await step()
-    } catch (error) {
-      undo()
-      settle(false)
-      throw error
+    if (mirrored) {
+      const key = layout.movie(change.movie.id)
+      try {
+        if (change.type === 'deleted') await deleteOrThrow(keyv, key)
+        else await setOrThrow(keyv, key, change.movie)
+      } catch (error) {
+        undo()
+        settle(false)
+        throw error
+      }
     }
     settle(true)
   }
@@ -144,11 +155,7 @@ function memoryLog(
       const movies = madeIn(indexes instanceof Promise ? await indexes : indexes)
       if (movies.byId.has(movie.id)) return false
       keep(movies, movie)
-      await write(
-        { type: 'added', movie },
-        () => drop(movies, movie),
-        () => setOrThrow(keyv, layout.movie(movie.id), movie),
-      )
+      await write({ type: 'added', movie }, () => drop(movies, movie))
       return true
     },
     get: async (id) => (await find()).byId.get(id),
@@ -164,11 +171,7 @@ function memoryLog(
       const stored = movies.byId.get(next.id)
       if (!stored || !sameMovie(stored, expected)) return false
       keep(movies, next)
-      await write(
-        { type: 'updated', movie: next },
-        () => keep(movies, stored),
-        () => setOrThrow(keyv, layout.movie(next.id), next),
-      )
+      await write({ type: 'updated', movie: next }, () => keep(movies, stored))
       return true
     },
     remove: async (expected) => {
@@ -176,11 +179,7 @@ function memoryLog(
       const stored = movies.byId.get(expected.id)
       if (!stored || !sameMovie(stored, expected)) return false
       drop(movies, stored)
-      await write(
-        { type: 'deleted', movie: { id: stored.id } },
-        () => keep(movies, stored),
-        () => deleteOrThrow(keyv, layout.movie(stored.id)),
-      )
+      await write({ type: 'deleted', movie: { id: stored.id } }, () => keep(movies, stored))
       return true
     },
     changesAfter: async (after, limit) => history.read(layout.movies, after, limit),
@@ -224,8 +223,9 @@ function entries(keyv: Keyv): AsyncGenerator<[unknown, unknown]> {
 }
 
 /**
- * A store in this process's memory for `createMovieLog`: a `Map` of yours to share between
- * logs, or a new one. Gone when the process ends.
+ * A store in this process's memory for `createMovieLog`. Gone when the process ends. Without a
+ * Map, the movies are kept once, in the log's indexes; with a `Map` of yours (to share between
+ * logs, or to read yourself through keyv), each movie is also written into it through keyv.
  *
  * @example
  * ```ts
@@ -235,12 +235,13 @@ function entries(keyv: Keyv): AsyncGenerator<[unknown, unknown]> {
  * const log = createMovieLog(memory())
  * ```
  */
-export function memory(map: Map<unknown, unknown> = new Map()): StoreAdapter {
+export function memory(map?: Map<unknown, unknown>): StoreAdapter {
+  const store = map ?? privateMap()
   return {
     kind: 'memory',
     remote: false,
     open: async ({ namespace }) => {
-      const keyv = toKeyv(map, namespace)
+      const keyv = toKeyv(store, namespace)
       return createMemoryDriver(keyv, memoryMap(keyv) as Map<unknown, unknown>)
     },
   }
