@@ -65,7 +65,8 @@ export function changeHistory(store: object, namespace: string): ChangeHistory {
   }
   const histories = kept
   const notify = (log: string) => {
-    for (const wake of histories.listeners.get(log) ?? []) wake()
+    const listeners = histories.listeners.get(log)
+    if (listeners) for (const wake of listeners) wake()
   }
   return {
     begin: (log, change) => {
@@ -74,7 +75,9 @@ export function changeHistory(store: object, namespace: string): ChangeHistory {
         entries = []
         histories.logs.set(log, entries)
       }
-      const entry: Entry = { change: { id: idOf(++histories.last), ...change }, pending: true }
+      // Written out, not spread: every change gets one shape.
+      const stored = { id: idOf(++histories.last), type: change.type, movie: change.movie }
+      const entry: Entry = { change: stored as StoredChange, pending: true }
       entries.push(entry)
       if (entries.length > HISTORY_LIMIT) entries.shift()
       return (written) => {

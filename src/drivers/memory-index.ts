@@ -12,8 +12,12 @@ export interface MemoryIndex {
   dated: Movie[]
   /** Its words and counters, as of the last read of them: read through `countedTerms`. */
   terms: MemoryTerms
-  /** The changes since, in order: counted in when search or statistics next read the terms. */
-  uncounted: [Movie, 1 | -1][]
+  /**
+   * The changes since, in order, as flat pairs of a movie and its step (1 added, -1 taken
+   * out): counted in when search or statistics next read the terms. Flat, so a change queues
+   * no object of its own.
+   */
+  uncounted: (Movie | 1 | -1)[]
 }
 
 export function createMemoryIndex(movies: Movie[]): MemoryIndex {
@@ -22,7 +26,7 @@ export function createMemoryIndex(movies: Movie[]): MemoryIndex {
     added: [...movies],
     dated: [...movies].sort(byDate),
     terms: createMemoryTerms(),
-    uncounted: movies.map((movie) => [movie, 1]),
+    uncounted: movies.flatMap((movie) => [movie, 1]),
   }
 }
 
@@ -34,24 +38,39 @@ export function createMemoryIndex(movies: Movie[]): MemoryIndex {
 export function countedTerms(index: MemoryIndex): MemoryTerms {
   const { uncounted, terms } = index
   if (uncounted.length === 0) return terms
-  for (const [movie, step] of uncounted) countTerms(terms, movie, step)
+  for (let at = 0; at < uncounted.length; at += 2) {
+    countTerms(terms, uncounted[at] as Movie, uncounted[at + 1] as 1 | -1)
+  }
   uncounted.length = 0
   return terms
 }
 
 function uncount(index: MemoryIndex, movie: Movie, step: 1 | -1): void {
-  index.uncounted.push([movie, step])
-  // Edits queue two entries each without adding a movie: counted in once the queue outgrows
-  // the log, so it never holds more than about one entry per movie.
-  if (index.uncounted.length > index.byId.size + QUEUED_BEYOND_LOG) countedTerms(index)
+  index.uncounted.push(movie, step)
+  // Edits queue two changes each without adding a movie: counted in once the queue outgrows
+  // the log, so it never holds more than about one change per movie.
+  if (queuedChanges(index) > index.byId.size + QUEUED_BEYOND_LOG) countedTerms(index)
 }
 
 const QUEUED_BEYOND_LOG = 1024
+
+/** How many changes wait to be counted in. */
+export function queuedChanges(index: MemoryIndex): number {
+  return index.uncounted.length / 2
+}
 
 /** Adds a movie, or puts it in the place of the one with its id. */
 export function keep(index: MemoryIndex, movie: Movie): void {
   const old = index.byId.get(movie.id)
   if (old) drop(index, old)
+  insert(index, movie)
+}
+
+/**
+ * Adds a movie whose id the index does not hold, as the caller has just checked: one lookup
+ * of the id fewer than `keep`, in a Map that grows with the log.
+ */
+export function insert(index: MemoryIndex, movie: Movie): void {
   index.byId.set(movie.id, movie)
   const last = index.added.at(-1)
   // Ids mostly arrive in order: an append, except after a clock step.

@@ -10,6 +10,7 @@ import {
   countedTerms,
   createMemoryIndex,
   drop,
+  insert,
   keep,
   type MemoryIndex,
   pageAfter,
@@ -154,7 +155,7 @@ function memoryLog(
       const indexes = owners()
       const movies = madeIn(indexes instanceof Promise ? await indexes : indexes)
       if (movies.byId.has(movie.id)) return false
-      keep(movies, movie)
+      insert(movies, movie)
       await write({ type: 'added', movie }, () => drop(movies, movie))
       return true
     },
