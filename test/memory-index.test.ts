@@ -2,11 +2,13 @@
 // them, not at the write. Whatever the changes, what a read counts is what the movies hold.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { byDate, byId } from '../src/core/driver'
 import type { Movie } from '../src/core/movie'
 import {
   countedTerms,
   createMemoryIndex,
   drop,
+  insert,
   keep,
   queuedChanges,
 } from '../src/drivers/memory-index'
@@ -53,6 +55,29 @@ describe('the memory index', () => {
           if (read) countedTerms(index)
         }
         expect(countedTerms(index)).toEqual(termsOfMovies(index.byId.values()))
+      }),
+    )
+  })
+
+  it('keeps its movies in id order and in date order, wherever an add or edit belongs', () => {
+    // Adds mostly belong near the end (found by stepping back from it), some anywhere.
+    const change = fc.record({
+      id: fc.integer({ min: 1, max: 200 }),
+      month: fc.oneof(fc.integer({ min: 10, max: 12 }), fc.integer({ min: 1, max: 12 })),
+      gone: fc.boolean(),
+    })
+    fc.assert(
+      fc.property(fc.array(change, { maxLength: 120 }), (changes) => {
+        const index = createMemoryIndex([])
+        for (const { id, month, gone } of changes) {
+          const movie = movieOf(id, 'Heat', month)
+          if (gone) drop(index, movie)
+          else if (index.byId.has(movie.id)) keep(index, movie)
+          else insert(index, movie)
+        }
+        const movies = [...index.byId.values()]
+        expect(index.added).toEqual([...movies].sort(byId))
+        expect(index.dated).toEqual([...movies].sort(byDate))
       }),
     )
   })

@@ -1,4 +1,4 @@
-import { byDate, type DateQuery } from '../core/driver'
+import { byDate, byId, type DateQuery } from '../core/driver'
 import type { Movie } from '../core/movie'
 import { countTerms, createMemoryTerms, type MemoryTerms } from './memory-terms'
 
@@ -75,11 +75,12 @@ export function insert(index: MemoryIndex, movie: Movie): void {
   const last = index.added.at(-1)
   // Ids mostly arrive in order: an append, except after a clock step.
   if (last === undefined || last.id < movie.id) index.added.push(movie)
-  else index.added.splice(firstAfterId(index.added, movie.id), 0, movie)
-  // Most movies are logged in the order they were screened: an append, else a binary search.
+  else index.added.splice(firstAfterNearEnd(index.added, movie, byId), 0, movie)
+  // Most movies are logged in about the order they were screened: an append, else a place
+  // near the end, searched for from there.
   const latest = index.dated.at(-1)
   if (latest === undefined || byDate(latest, movie) < 0) index.dated.push(movie)
-  else index.dated.splice(firstAfter(index.dated, movie, byDate), 0, movie)
+  else index.dated.splice(firstAfterNearEnd(index.dated, movie, byDate), 0, movie)
   uncount(index, movie, 1)
 }
 
@@ -119,15 +120,20 @@ export function pageByDate(index: MemoryIndex, query: DateQuery, limit: number):
   return page
 }
 
-/** Index of the first movie that sorts after `movie` (or, `orEqual`, not before it). */
+/**
+ * Index of the first movie that sorts after `movie` (or, `orEqual`, not before it), searched
+ * for between `low` and `high`.
+ */
 function firstAfter(
   sorted: Movie[],
   movie: Movie,
   compare: (a: Movie, b: Movie) => number,
   orEqual = false,
+  from = 0,
+  to = sorted.length,
 ): number {
-  let low = 0
-  let high = sorted.length
+  let low = from
+  let high = to
   while (low < high) {
     const middle = (low + high) >>> 1
     const order = compare(sorted[middle] as Movie, movie)
@@ -135,6 +141,28 @@ function firstAfter(
     else high = middle
   }
   return low
+}
+
+/**
+ * As `firstAfter`, for a movie that most likely belongs near the end: steps back from the end
+ * by 1, 2, 4, ... movies, then searches the stretch found. A place k from the end costs about
+ * 2 log k comparisons of recently added movies, where a binary search over the whole log
+ * compares log n movies scattered through memory (on a long log, a cache miss each).
+ */
+function firstAfterNearEnd(
+  sorted: Movie[],
+  movie: Movie,
+  compare: (a: Movie, b: Movie) => number,
+): number {
+  let high = sorted.length
+  for (let step = 1; high > 0; step *= 2) {
+    const probe = Math.max(0, high - step)
+    if (compare(sorted[probe] as Movie, movie) <= 0) {
+      return firstAfter(sorted, movie, compare, false, probe + 1, high)
+    }
+    high = probe
+  }
+  return 0
 }
 
 function firstAfterId(sorted: Movie[], id: string): number {
