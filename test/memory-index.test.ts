@@ -29,6 +29,13 @@ function termsOfMovies(movies: Iterable<Movie>) {
 }
 
 describe('the memory index', () => {
+  it('counts the movies it was made with when its terms are first read', () => {
+    const movies = [movieOf(1, 'Heat', 5), movieOf(2, 'Alien', 6), movieOf(3, 'Heat Wave', 7)]
+    const index = createMemoryIndex(movies)
+    expect(queuedChanges(index)).toBe(3)
+    expect(countedTerms(index)).toEqual(termsOfMovies(movies))
+  })
+
   it('counts an add when its terms are read, not when it is written', () => {
     const index = createMemoryIndex([movieOf(1, 'Heat', 5)])
     keep(index, movieOf(2, 'Alien', 6))

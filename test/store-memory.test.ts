@@ -28,6 +28,9 @@ const ownMemory: StoreBackend = { ...memory, name: 'memory (its own)', open: asy
 describeStoreSuite(ownMemory)
 describeWatchSuite(ownMemory)
 describeOwnerSuite('memory', async (namespace) => driverForKeyv(toKeyv(new Map(), namespace)))
+describeOwnerSuite('memory (its own)', async (namespace) =>
+  driverForKeyv(toKeyv(privateMap(), namespace)),
+)
 describeOwnerSuite('scan (a Keyv over a Map, through keyv alone)', async (namespace) =>
   createScanDriver(toKeyv(new Map(), namespace)),
 )

@@ -122,7 +122,7 @@ export function pageByDate(index: MemoryIndex, query: DateQuery, limit: number):
 
 /**
  * Index of the first movie that sorts after `movie` (or, `orEqual`, not before it), searched
- * for between `low` and `high`.
+ * for from `from` up to `to`.
  */
 function firstAfter(
   sorted: Movie[],
