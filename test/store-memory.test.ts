@@ -1,5 +1,6 @@
 import Keyv, { type KeyvOptions } from 'keyv'
 import { createMovieLog, StoreUnavailableError } from 'movie-log'
+import { memory as memoryStore } from 'movie-log/memory'
 import { describe, expect, it } from 'vitest'
 import { driverForKeyv, toKeyv } from '../src/drivers'
 import { privateMap } from '../src/drivers/keyv'
@@ -77,6 +78,14 @@ describe('a Keyv over a Map, given by the caller', () => {
     const log = createMovieLog(keyv)
     await log.addMovie(aMovie())
     expect(keyv.stats.sets).toBe(1)
+  })
+
+  it('writes each movie through keyv into a Map given to memory(map)', async () => {
+    const map = new Map()
+    const log = createMovieLog(memoryStore(map))
+    const movie = await log.addMovie(aMovie())
+    expect([...map.keys()]).toEqual([`movie-log:movie:${movie.id}`])
+    expect(await createMovieLog(memoryStore(map)).getMovie(movie.id)).toEqual(movie)
   })
 
   it('holds each movie as keyv itself would have written it', async () => {

@@ -166,5 +166,5 @@ function firstAfterNearEnd(
 }
 
 function firstAfterId(sorted: Movie[], id: string): number {
-  return firstAfter(sorted, { id } as Movie, (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return firstAfter(sorted, { id } as Movie, byId)
 }
