@@ -8,7 +8,7 @@ export const RELEASE_YEAR_MAX = 9999
 
 export const FIELDS = ['title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes'] as const
 export const FIELD_NAMES: ReadonlySet<string> = new Set(FIELDS)
-const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})$/
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/
 const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}(:?\d{2})?)$/i
 const DATE_TIME_FORM = 'YYYY-MM-DDThh:mm:ss.SSS, e.g. 2024-05-01T20:30:00.000'
 // White space or control characters: a URL parser would silently drop or encode them.
@@ -28,9 +28,14 @@ export const CONTROL_IN_TITLE = /[\u0000-\u001f\u007f-\u009f]/
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as above
 export const CONTROL_IN_NOTES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
 export const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/
+// Either kind, in one pass: most text has neither, and is then read once, not twice.
+const unsafeIn = (control: RegExp) => new RegExp(`${control.source}|${BIDI_CONTROL.source}`)
+const UNSAFE_IN_TITLE = unsafeIn(CONTROL_IN_TITLE)
+const UNSAFE_IN_NOTES = unsafeIn(CONTROL_IN_NOTES)
 
 /** Why `value` cannot be shown as plain text, or `undefined` when it can. */
-function unsafeText(value: string, control: RegExp): string | undefined {
+function unsafeText(value: string, control: RegExp, either: RegExp): string | undefined {
+  if (!either.test(value)) return undefined
   const found = control.exec(value) ?? BIDI_CONTROL.exec(value)
   if (!found) return undefined
   const kind = control.test(found[0])
@@ -57,14 +62,24 @@ export const checkTitle: Check = (value) => {
   if (length > TITLE_MAX_LENGTH) {
     return `must be at most ${TITLE_MAX_LENGTH} characters (it has ${length})`
   }
-  return unsafeText(value, CONTROL_IN_TITLE) ?? true
+  return unsafeText(value, CONTROL_IN_TITLE, UNSAFE_IN_TITLE) ?? true
 }
 
 export const checkScreenedDate: Check = (value) => {
   if (value === undefined) return 'is required'
   if (typeof value !== 'string') return `must be a string of the form ${DATE_TIME_FORM}`
-  const parts = LOCAL_DATE_TIME.exec(value)
-  if (parts) return calendarProblem(parts) ?? true
+  if (LOCAL_DATE_TIME.test(value)) {
+    return (
+      calendarProblem(
+        digitsAt(value, 0, 4),
+        digitsAt(value, 5, 2),
+        digitsAt(value, 8, 2),
+        digitsAt(value, 11, 2),
+        digitsAt(value, 14, 2),
+        digitsAt(value, 17, 2),
+      ) ?? true
+    )
+  }
   if (WITH_OFFSET.test(value)) {
     return `must be local time without a UTC offset: send ${DATE_TIME_FORM}, with no 'Z' or '+hh:mm'`
   }
@@ -87,6 +102,8 @@ export const checkImdbLink: Check = (value) => {
   if (typeof value !== 'string') return 'must be a string holding an https: URL'
   if (value.length > LINK_MAX_LENGTH) return `must be at most ${LINK_MAX_LENGTH} characters`
   if (UNSAFE_IN_LINK.test(value)) return 'must not contain white space or control characters'
+  // The link as IMDb writes it: the answer the host check below would give, without reading it.
+  if (value.startsWith(IMDB_LINK_START)) return true
   // The usual link is checked without building a URL; anything else is parsed, to say what is
   // wrong with it.
   const plainHost = plainHttpsHost(value)
@@ -99,6 +116,8 @@ export const checkImdbLink: Check = (value) => {
   return isImdbHost(url.hostname) || NOT_IMDB
 }
 
+const IMDB_LINK_START = 'https://www.imdb.com/'
+
 const NOT_IMDB = 'must be an IMDb address: its host must be imdb.com or a subdomain (www.imdb.com)'
 
 // `host` in lower case, as the URL parser gives it.
@@ -110,7 +129,7 @@ export const checkNotes: Check = (value) => {
   if (length > NOTES_MAX_LENGTH) {
     return `must be at most ${NOTES_MAX_LENGTH} characters (it has ${length})`
   }
-  return unsafeText(value, CONTROL_IN_NOTES) ?? true
+  return unsafeText(value, CONTROL_IN_NOTES, UNSAFE_IN_NOTES) ?? true
 }
 
 /**
@@ -135,14 +154,15 @@ function parseUrl(value: string): URL | undefined {
   }
 }
 
-// `parts`: the matches of LOCAL_DATE_TIME, all digits.
-function calendarProblem(parts: RegExpExecArray): string | undefined {
-  const year = Number(parts[1])
-  const month = Number(parts[2])
-  const day = Number(parts[3])
-  const hour = Number(parts[4])
-  const minute = Number(parts[5])
-  const second = Number(parts[6])
+// The parts of a date that matched LOCAL_DATE_TIME, as numbers.
+function calendarProblem(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): string | undefined {
   if (month < 1 || month > 12) return 'is not a real date: the month must be 01 to 12'
   const daysInMonth = daysIn(year, month)
   if (day < 1 || day > daysInMonth) {
@@ -152,6 +172,14 @@ function calendarProblem(parts: RegExpExecArray): string | undefined {
   if (minute > 59) return 'is not a real time: the minutes must be 00 to 59'
   if (second > 59) return 'is not a real time: the seconds must be 00 to 59'
   return undefined
+}
+
+// The number the ASCII digits at `start` spell: a date the pattern matched, read without the
+// match's array and its seven strings (an add checks one date).
+function digitsAt(text: string, start: number, count: number): number {
+  let number = 0
+  for (let at = start; at < start + count; at++) number = number * 10 + text.charCodeAt(at) - 48
+  return number
 }
 
 function daysIn(year: number, month: number): number {

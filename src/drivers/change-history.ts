@@ -34,6 +34,8 @@ export interface ChangeHistory {
    * the write's check, so the history's order is the order of the writes.
    */
   begin(log: string, change: NewChange): (written: boolean) => void
+  /** Appends the change of a write already done: `begin` and `settle(true)` in one step. */
+  append(log: string, change: NewChange): void
   /** The changes after `after` (see `LogDriver.changesAfter`). */
   read(log: string, after: string | undefined, limit: number): ChangeRead
   /** The id of the latest change a reader can see, or `undefined`. */
@@ -68,18 +70,26 @@ export function changeHistory(store: object, namespace: string): ChangeHistory {
     const listeners = histories.listeners.get(log)
     if (listeners) for (const wake of listeners) wake()
   }
+  const push = (log: string, change: NewChange, pending: boolean): Entry => {
+    let entries = histories.logs.get(log)
+    if (!entries) {
+      entries = []
+      histories.logs.set(log, entries)
+    }
+    // Written out, not spread: every change gets one shape.
+    const stored = { id: idOf(++histories.last), type: change.type, movie: change.movie }
+    const entry: Entry = { change: stored as StoredChange, pending }
+    entries.push(entry)
+    if (entries.length > HISTORY_LIMIT) entries.shift()
+    return entry
+  }
   return {
+    append: (log, change) => {
+      push(log, change, false)
+      notify(log)
+    },
     begin: (log, change) => {
-      let entries = histories.logs.get(log)
-      if (!entries) {
-        entries = []
-        histories.logs.set(log, entries)
-      }
-      // Written out, not spread: every change gets one shape.
-      const stored = { id: idOf(++histories.last), type: change.type, movie: change.movie }
-      const entry: Entry = { change: stored as StoredChange, pending: true }
-      entries.push(entry)
-      if (entries.length > HISTORY_LIMIT) entries.shift()
+      const entry = push(log, change, true)
       return (written) => {
         if (!entry.pending) return
         entry.pending = false

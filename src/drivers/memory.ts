@@ -134,18 +134,24 @@ function memoryLog(
   }
   // Called in the synchronous step that checked and indexed the change, so the history has the
   // writes in their order. A write the store refused leaves the index as it was, and no change.
-  const write = async (change: NewChange, undo: () => void) => {
+  // Into a Map movie-log made, the index is the write: done at once, with nothing to wait for.
+  const write = (change: NewChange, undo: () => void): Promise<void> | undefined => {
+    if (!mirrored) {
+      history.append(layout.movies, change)
+      return undefined
+    }
+    return writeThrough(change, undo)
+  }
+  const writeThrough = async (change: NewChange, undo: () => void) => {
     const settle = history.begin(layout.movies, change)
-    if (mirrored) {
-      const key = layout.movie(change.movie.id)
-      try {
-        if (change.type === 'deleted') await deleteOrThrow(keyv, key)
-        else await setOrThrow(keyv, key, change.movie)
-      } catch (error) {
-        undo()
-        settle(false)
-        throw error
-      }
+    const key = layout.movie(change.movie.id)
+    try {
+      if (change.type === 'deleted') await deleteOrThrow(keyv, key)
+      else await setOrThrow(keyv, key, change.movie)
+    } catch (error) {
+      undo()
+      settle(false)
+      throw error
     }
     settle(true)
   }
@@ -156,7 +162,8 @@ function memoryLog(
       const movies = madeIn(indexes instanceof Promise ? await indexes : indexes)
       if (movies.byId.has(movie.id)) return false
       insert(movies, movie)
-      await write({ type: 'added', movie }, () => drop(movies, movie))
+      const writing = write({ type: 'added', movie }, () => drop(movies, movie))
+      if (writing) await writing
       return true
     },
     get: async (id) => (await find()).byId.get(id),
@@ -172,7 +179,8 @@ function memoryLog(
       const stored = movies.byId.get(next.id)
       if (!stored || !sameMovie(stored, expected)) return false
       keep(movies, next)
-      await write({ type: 'updated', movie: next }, () => keep(movies, stored))
+      const writing = write({ type: 'updated', movie: next }, () => keep(movies, stored))
+      if (writing) await writing
       return true
     },
     remove: async (expected) => {
@@ -180,7 +188,10 @@ function memoryLog(
       const stored = movies.byId.get(expected.id)
       if (!stored || !sameMovie(stored, expected)) return false
       drop(movies, stored)
-      await write({ type: 'deleted', movie: { id: stored.id } }, () => keep(movies, stored))
+      const writing = write({ type: 'deleted', movie: { id: stored.id } }, () =>
+        keep(movies, stored),
+      )
+      if (writing) await writing
       return true
     },
     changesAfter: async (after, limit) => history.read(layout.movies, after, limit),

@@ -105,7 +105,7 @@ function scanLog(keyv: Keyv, scope: object, layout: KeyvLayout, history: ChangeH
       for (const movie of await movies()) countTerms(terms, movie, 1)
       return tallyTerms(terms)
     },
-    ...keyvMovieWrites(keyv, scope, layout, (change) => history.begin(layout.movies, change)(true)),
+    ...keyvMovieWrites(keyv, scope, layout, (change) => history.append(layout.movies, change)),
     changesAfter: async (after, limit) => history.read(layout.movies, after, limit),
     latestChange: async () => history.latest(layout.movies),
     ...keyvRecords(keyv, scope, layout),
