@@ -120,6 +120,9 @@ const rows: [string, ReturnType<typeof ok> | ReturnType<typeof bad>][] = [
   ['link to imdb.com itself', ok({ imdbLink: 'https://imdb.com/title/tt0113277/' })],
   ['link in upper case', ok({ imdbLink: 'HTTPS://WWW.IMDB.COM/title/tt0113277/' })],
   ['link with a port', ok({ imdbLink: 'https://www.imdb.com:443/title/tt0113277/' })],
+  // Past the slash after the host, `@` and a backslash belong to the path: the host is IMDb's.
+  ['link with @ in its path', ok({ imdbLink: 'https://www.imdb.com/@evil.example/' })],
+  ['link with a backslash in its path', ok({ imdbLink: 'https://www.imdb.com/\\evil.example' })],
   ['link to another host', bad({ imdbLink: 'https://evil.example/' }, ['imdbLink'], /IMDb/)],
   ['link to a look-alike host', bad({ imdbLink: 'https://evilimdb.com/' }, ['imdbLink'], /IMDb/)],
   [

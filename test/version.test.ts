@@ -11,6 +11,11 @@ const movie: Movie = {
 }
 
 describe('versionOf', () => {
+  it('gives the tag every version has given this movie: clients compute tags too', () => {
+    // A page or client of another version sends tags it computed itself in If-Match.
+    expect(versionOf(movie)).toBe('d4d6c111f49ba840')
+  })
+
   it('reads the six fields alone, in any key order', () => {
     const { notes, id, ...rest } = movie
     const reordered = { notes, ...rest, id, extra: 'not a field' } as Movie

@@ -12,21 +12,21 @@ import type { Movie } from './movie'
  * ```
  */
 export function versionOf(movie: Movie): string {
-  // Both FNV-1a hashes in one pass over the fields, each text's length before its characters
-  // (so no two movies give the same sequence), with no text built for it: the tag is read with
-  // every add and edit.
+  const text = JSON.stringify([
+    movie.id,
+    movie.title,
+    movie.screenedDate,
+    movie.releaseYear,
+    movie.imdbLink,
+    movie.notes,
+  ])
+  // Both hashes in one pass over the text: the tag is read with every add and edit.
   let first = 0x811c9dc5
   let second = 0x050c5d1f
-  const fields = [movie.id, movie.title, movie.screenedDate, movie.imdbLink, movie.notes]
-  for (let field = 0; field <= fields.length; field++) {
-    const text = field < fields.length ? (fields[field] as string) : String(movie.releaseYear)
-    first = Math.imul(first ^ text.length, 0x01000193)
-    second = Math.imul(second ^ text.length, 0x01000193)
-    for (let index = 0; index < text.length; index++) {
-      const code = text.charCodeAt(index)
-      first = Math.imul(first ^ code, 0x01000193)
-      second = Math.imul(second ^ code, 0x01000193)
-    }
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    first = Math.imul(first ^ code, 0x01000193)
+    second = Math.imul(second ^ code, 0x01000193)
   }
   return hex(mixed(first)) + hex(mixed(second))
 }
