@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import {
   type ClosableMovieLog,
@@ -106,8 +107,12 @@ describeUnless(
         detached: true,
       })
       let stdout = ''
+      let stderr = ''
       child.stdout.on('data', (chunk) => {
         stdout += chunk
+      })
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk
       })
       const started = performance.now()
       const exited = new Promise<{ code: number | null; seconds: number; rssMiB: number }>(
@@ -121,7 +126,7 @@ describeUnless(
             resolve({ code, seconds, rssMiB })
           }),
       )
-      return { child, exited, stdout: () => stdout }
+      return { child, exited, stdout: () => stdout, stderr: () => stderr }
     }
 
     async function expectIdentical(to: string) {
@@ -137,7 +142,7 @@ describeUnless(
       console.log(
         `copy of ${COUNT} movies: ${seconds.toFixed(1)} s, peak RSS ${rssMiB.toFixed(0)} MiB`,
       )
-      expect(code).toBe(0)
+      expect(code, run.stderr()).toBe(0)
       expect(JSON.parse(run.stdout())).toMatchObject({ copied: COUNT, verified: true, extra: 0 })
       // A copy that held the log would grow with it; pages keep it near Node's own baseline.
       expect(rssMiB).toBeLessThan(MAX_RSS_MIB)
@@ -190,20 +195,27 @@ describeUnless(
       databases.push(database)
       const target = await open(database.url)
       const first = copy(database.url)
-      await expect
-        .poll(() => target.getMovie(idOf(COUNT / 2)), { timeout: 600_000, interval: 200 })
-        .toBeDefined()
+      // Watched until the middle is copied or the copy ends: a copy that fails before the
+      // middle fails the test with what it printed, where a poll alone would wait it out.
+      let ended: string | undefined
+      void first.exited.then(({ code }) => {
+        ended = `the copy ended (exit code ${code}) before movie ${COUNT / 2}:\n${first.stderr()}`
+      })
+      while (!(await target.getMovie(idOf(COUNT / 2)))) {
+        if (ended) throw new Error(ended)
+        await sleep(200)
+      }
       process.kill(-(first.child.pid as number), 'SIGKILL')
       expect((await first.exited).code).toBeNull()
       expect(await target.getMovie(idOf(COUNT - 1))).toBeUndefined() // killed before the end
 
       const again = copy(database.url)
       const { code, seconds, rssMiB } = await again.exited
+      expect(code, again.stderr()).toBe(0)
       const summary = JSON.parse(again.stdout())
       console.log(
         `copy run again after SIGKILL: ${seconds.toFixed(1)} s, peak RSS ${rssMiB.toFixed(0)} MiB, ${JSON.stringify(summary)}`,
       )
-      expect(code).toBe(0)
       expect(summary.copied + summary.skipped).toBe(COUNT)
       expect(summary.skipped).toBeGreaterThanOrEqual(COUNT / 2)
       expect(summary).toMatchObject({ refused: 0, verified: true, matching: COUNT, extra: 0 })
