@@ -37,7 +37,10 @@ const HEAP_MIB = 96
 const MAX_RSS_MIB = 256
 // The server exporting from SQLite on the sqlite3 package: 166 MiB before issue 36's group
 // commit (its separate read connection), 259 MiB after, in the final CI run of 2026-11-26. Not
-// yet explained (issue 36 stays open on it); still far from holding the log.
+// the group commit alone: on 2026-11-28 this file run by itself gave 124 MiB and the full CI run
+// 254 on the same code, while the same export alone stayed at 123-128 MiB with a reader held to
+// 3 MB/s, beside three busy loops, and beside the unit suite. What in a CI run raises it is not
+// found; still far from holding the log.
 const EXPORT_MAX_RSS_MIB = 320
 /** Node's arguments for `movie-log <args>` with the heap capped and the peak RSS recorded. */
 const cli = (...args: string[]) => [
