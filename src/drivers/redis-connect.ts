@@ -191,3 +191,16 @@ export function clientConnection(
     },
   }
 }
+
+/** The `wait` parameter of a redis:// URL, taken out: node-redis is given the URL without it. */
+export function waitParameter(url: string): { wait?: number; url: string } {
+  const match = /[?&]wait=([^&#]*)/.exec(url)
+  if (!match) return { url }
+  if (!/^\d$/.test(match[1] as string)) {
+    throw new UnsupportedStoreError(
+      `The Redis URL '${redact(url)}' has wait=${match[1]}: it must be a number of replicas, 0 to 9`,
+    )
+  }
+  const rest = url.replace(/([?&])wait=[^&#]*&?/, '$1').replace(/[?&]$/, '')
+  return { wait: Number(match[1]), url: rest }
+}

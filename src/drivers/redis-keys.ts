@@ -93,3 +93,7 @@ export function redisOwnersKey(namespace: string): string {
 export function redisChangedChannel(namespace: string): string {
   return `{${namespace}}:changed`
 }
+
+/** A movie's member of the date index: the 23-character screenedDate, '|', the id (from 25). */
+export const dateMember = (movie: { id: string; screenedDate: string }): string =>
+  `${movie.screenedDate}|${movie.id}`

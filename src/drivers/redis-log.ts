@@ -12,8 +12,9 @@ import type { OwnerCaches } from './counted-cache'
 import type { MovieCache } from './movie-cache'
 import type { RedisClient } from './redis-connect'
 import { redisCountIn } from './redis-count-in'
-import { redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
-import { CHANGES_AFTER, LATEST_CHANGE, PAGE, PUT, RECORD, REMOVE, REPLACE } from './redis-scripts'
+import { dateMember, redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
+import type { PendingPut } from './redis-puts'
+import { CHANGES_AFTER, LATEST_CHANGE, PAGE, RECORD, REMOVE, REPLACE } from './redis-scripts'
 import { SEARCH, SEARCH_PAGE } from './redis-search'
 import { TALLIES, termsLines } from './redis-terms'
 
@@ -24,6 +25,8 @@ export interface RedisShared {
   call<T>(work: (client: RedisClient) => Promise<T>): Promise<T>
   /** Runs a script of redis-scripts.ts by its SHA1, sending its text only when Redis lacks it. */
   run(script: string, keys: string[], args: string[]): Promise<unknown>
+  /** Stores a movie with the others put in the same turn (redis-puts.ts): 1, 0 or 2 as PUTS. */
+  put(put: PendingPut): Promise<number>
   /** Runs a write to `key`'s slot, acknowledged once the replicas the driver waits for have it. */
   written<T>(key: string, work: (client: RedisClient) => Promise<T>): Promise<T>
   /** Movies by id, per owner, good while the owner's changes count holds. */
@@ -47,9 +50,6 @@ const STREAM_ID = /^(0|[1-9][0-9]{0,15})-(0|[1-9][0-9]{0,15})$/
 
 // Most members a page script reads at once (Lua's unpack has a limit of its own).
 const SCRIPT_PAGE = 1000
-// A date member: the 23-character screenedDate, '|', the id (from character 25).
-const dateMember = (movie: Pick<Movie, 'id' | 'screenedDate'>) =>
-  `${movie.screenedDate}|${movie.id}`
 // '}' follows '|': below it are all members of dates up to and including this one.
 const throughDate = (date: string) => `(${date}}`
 
@@ -142,14 +142,11 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     // An owner's first movie is stored only once the owner is in the owners set: while its ids
     // set is not empty (Redis deletes an empty one) the owner is listed, whatever fails between.
     put: async (movie) => {
-      const args = [JSON.stringify(movie), movie.id, dateMember(movie)]
-      const written = [keys.movie + movie.id, keys.ids, keys.dates, keys.changes, keys.history]
-      const listed = owner === SOLE_OWNER ? '1' : '0'
-      let stored = await run(PUT, written, [...args, listed, ...changed, terms_])
+      let stored = await shared.put({ keys, owner, listed: owner === SOLE_OWNER, movie })
       if (stored === 2) {
         const owners = redisOwnersKey(shared.namespace)
         await shared.written(owners, (client) => client.zAdd(owners, { score: 0, value: owner }))
-        stored = await run(PUT, written, [...args, '1', ...changed, terms_])
+        stored = await shared.put({ keys, owner, listed: true, movie })
       }
       return woken(stored === 1)
     },

@@ -88,30 +88,44 @@ return {members, changes, redis.call('MGET', unpack(keys))}`
 // script builds from a prefix (PAGE's movies, DROP's) are in the slot of the keys it names.
 
 /**
- * KEYS: movie, id index, date index, changes, history. ARGV: value, id, date member, '1' when
- * the owner is in the namespace's owners set already (or is the one diary's), the changed
- * channel, the owner, the tag prefix. Create-if-absent.
- * The movie's search and statistics terms are left to the next read that needs them: its id
- * joins `pending` (redis-terms.ts), which that read counts in first.
- * Answers 2, storing nothing, for a log's first movie when ARGV[4] is not '1': the caller adds
- * the owner to the owners set (another slot, so not from here) and calls again with '1'.
+ * KEYS: id index, date index, changes, history, then each movie's key. ARGV: '1' when the owner
+ * is in the namespace's owners set already (or is the one diary's), the changed channel, the
+ * owner, the tag prefix, then each movie's value, id and date member. Create-if-absent, for
+ * the movies of one owner that were added together (one round trip, one PUBLISH): answers one
+ * result per movie, each as if it had been put alone after the ones before it. 1 stored; 0 not,
+ * its id was taken. The movie's search and statistics terms are left to the next read that
+ * needs them: its id joins `pending` (redis-terms.ts), which that read counts in first.
+ * 2, storing nothing, for a log's first movies when ARGV[1] is not '1': the caller adds the
+ * owner to the owners set (another slot, so not from here) and puts them again with '1'.
  * The first movie of a log starts its changes count at the server's time in microseconds: a
  * count no process can have cached for this log, even after a drop deleted the old one (the
  * count only grows by edits, far slower than a microsecond each).
  */
-export const PUT = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-if ARGV[4] ~= '1' and redis.call('EXISTS', KEYS[2]) == 0 then return 2 end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[2], 0, ARGV[2])
-redis.call('ZADD', KEYS[3], 0, ARGV[3])
-redis.call('SADD', ARGV[7] .. 'pending', ARGV[2])
-if redis.call('EXISTS', KEYS[4]) == 0 then
-  local now = redis.call('TIME')
-  redis.call('SET', KEYS[4], now[1] .. string.sub('00000' .. now[2], -6))
+export const PUTS = `local listed = ARGV[1] == '1' or redis.call('EXISTS', KEYS[1]) == 1
+local results = {}
+local stored = false
+for n = 1, #KEYS - 4 do
+  local key, value, id, date = KEYS[n + 4], ARGV[n * 3 + 2], ARGV[n * 3 + 3], ARGV[n * 3 + 4]
+  if redis.call('EXISTS', key) == 1 then
+    results[n] = 0
+  elseif not listed then
+    results[n] = 2
+  else
+    redis.call('SET', key, value)
+    redis.call('ZADD', KEYS[1], 0, id)
+    redis.call('ZADD', KEYS[2], 0, date)
+    redis.call('SADD', ARGV[4] .. 'pending', id)
+    if not stored and redis.call('EXISTS', KEYS[3]) == 0 then
+      local now = redis.call('TIME')
+      redis.call('SET', KEYS[3], now[1] .. string.sub('00000' .. now[2], -6))
+    end
+    redis.call('XADD', KEYS[4], 'MAXLEN', '~', ${HISTORY_BOUND}, '*', 'type', 'added', 'movie', value)
+    stored = true
+    results[n] = 1
+  end
 end
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', ${HISTORY_BOUND}, '*', 'type', 'added', 'movie', ARGV[1])
-redis.call('PUBLISH', ARGV[5], ARGV[6])
-return 1`
+if stored then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
+return results`
 
 /**
  * KEYS: record, records (its owner's live record keys, scored by expiry). ARGV: value, ttl in

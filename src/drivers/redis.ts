@@ -13,10 +13,12 @@ import {
   openRedisClient,
   type RedisClient,
   type RedisConnection,
+  waitParameter,
 } from './redis-connect'
 import { classifyRedisFailure } from './redis-failure'
 import { checkNamespace, redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
 import { type RedisShared, redisLog } from './redis-log'
+import { createRedisPuts } from './redis-puts'
 import { DROP_BATCH, shaOf } from './redis-scripts'
 import { subscribeToChanges } from './redis-subscribe'
 import { createWatchers } from './watchers'
@@ -97,19 +99,6 @@ async function checkedAtOpen(driver: RedisDriver): Promise<StoreDriver> {
   return driver
 }
 
-// The `wait` parameter of a redis:// URL, taken out: node-redis is given the URL without it.
-function waitParameter(url: string): { wait?: number; url: string } {
-  const match = /[?&]wait=([^&#]*)/.exec(url)
-  if (!match) return { url }
-  if (!/^\d$/.test(match[1] as string)) {
-    throw new UnsupportedStoreError(
-      `The Redis URL '${redact(url)}' has wait=${match[1]}: it must be a number of replicas, 0 to 9`,
-    )
-  }
-  const rest = url.replace(/([?&])wait=[^&#]*&?/, '$1').replace(/[?&]$/, '')
-  return { wait: Number(match[1]), url: rest }
-}
-
 /**
  * The Redis driver on a node-redis client the caller made (a `KeyvRedis`'s, see
  * `redisClientOf`). Connects it if it is not open; `close()` leaves it open. Its settings are
@@ -135,6 +124,8 @@ export function redisDriverOver(
   const connection = clientConnection(client, { owned: false, unavailable: (error) => error })
   return createRedisDriver(connection, options, { label: 'The Redis given', cluster: false })
 }
+
+const wroteCount = (result: unknown) => typeof result === 'number' && result > 0
 
 type RedisDriver = StoreDriver & { checked(): Promise<void>; unchecked(): void }
 
@@ -178,9 +169,14 @@ function createRedisDriver(
       throw connection.unavailable(error)
     }
   }
-  // Every write script answers how many things it wrote (0: none): then it waits for replicas.
-  // A read script answers a table.
-  const run = (script: string, keys: string[], args: string[]) =>
+  // A write script answers how many things it wrote (0: none), or `wrote` reads its answer:
+  // when it wrote, it waits for replicas. A read script answers a table.
+  const run = (
+    script: string,
+    keys: string[],
+    args: string[],
+    wrote: (result: unknown) => boolean = wroteCount,
+  ) =>
     call(
       async (redis) => {
         const sha = shaOf(script)
@@ -191,7 +187,7 @@ function createRedisDriver(
           return redis.eval(script, { keys, arguments: args })
         }
       },
-      (result) => (typeof result === 'number' && result > 0 ? keys[0] : undefined),
+      (result) => (wrote(result) ? keys[0] : undefined),
     )
   const written = <T>(key: string, work: (client: RedisClient) => Promise<T>) =>
     call(work, () => key)
@@ -203,6 +199,7 @@ function createRedisDriver(
     call,
     run,
     written,
+    put: createRedisPuts(run, redisChangedChannel(namespace)),
     caches: createOwnerCaches<Movie>(),
     texts: createMovieCache(),
     wake: watchers.wake,

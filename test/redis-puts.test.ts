@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto'
+import { createClient } from '@keyv/redis'
+import { afterAll, expect, it } from 'vitest'
+import type { StoreDriver } from '../src/core/driver'
+import type { Movie } from '../src/core/movie'
+import { redisDriverOver } from '../src/drivers/redis'
+import type { RedisClient } from '../src/drivers/redis-connect'
+import { redisLogKeys } from '../src/drivers/redis-keys'
+import { aMovie } from './_movies'
+import { describeWith } from './_services'
+
+// Adds that arrive together go to Redis as one script call per owner (redis-puts.ts), each
+// answered as if it had been put alone.
+const url = process.env.REDIS_URL as string
+
+describeWith('REDIS_URL', 'Redis driver: adds of one turn stored together', () => {
+  const cleanups: (() => Promise<unknown>)[] = []
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {})
+  })
+  const movie = (title: string, id: string = randomUUID()): Movie =>
+    Object.freeze({ ...aMovie({ title }), notes: '', id }) as Movie
+
+  // A driver over a client whose script calls are counted, by the owner tag of their first key,
+  // and fail while `failing` says so for that tag.
+  const open = async (failing: (tag: string) => boolean = () => false) => {
+    const namespace = `test-${randomUUID()}`
+    const client = createClient({ url }) as unknown as RedisClient
+    await client.connect()
+    const calls: string[] = []
+    const counted = new Proxy(client, {
+      get: (target, name, receiver) => {
+        const value = Reflect.get(target, name, receiver)
+        if (name === 'evalSha' || name === 'eval') {
+          return async (script: string, options: { keys: string[] }) => {
+            const tag = (options.keys[0] ?? '').replace(/\}.*/, '}')
+            calls.push(tag)
+            if (failing(tag)) throw new Error('ERR Error running script: a refused batch')
+            return (value as (...all: unknown[]) => unknown).call(target, script, options)
+          }
+        }
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const driver: StoreDriver = redisDriverOver(counted, { namespace, connectTimeoutMs: 2000 })
+    const tag = (owner: string) => redisLogKeys(namespace, owner).tag
+    cleanups.push(() => client.close())
+    cleanups.push(() => Promise.all(['', 'alice', 'bob'].map((owner) => driver.drop(owner))))
+    return { driver, calls, tag }
+  }
+
+  it('stores the adds of one turn in one call, each answered as if put alone', async () => {
+    const { driver, calls, tag } = await open()
+    const log = driver.log('')
+    const taken = movie('Stored before')
+    expect(await log.put(taken)).toBe(true)
+    calls.length = 0
+    const twin = movie('First of two with one id')
+    const movies = Array.from({ length: 40 }, (_, at) => movie(`Movie ${at}`))
+    const answers = await Promise.all([
+      ...movies.map((each) => log.put(each)),
+      log.put({ ...taken, title: 'Its id is taken' }),
+      log.put(twin),
+      log.put({ ...twin, title: 'Second of two with one id' }),
+    ])
+    expect(calls).toEqual([tag('')])
+    expect(answers).toEqual([...movies.map(() => true), false, true, false])
+    const listed = await log.listAfter(undefined, Number.POSITIVE_INFINITY)
+    expect(listed.map((each) => each.title).sort()).toEqual(
+      [taken, twin, ...movies].map((each) => each.title).sort(),
+    )
+    // One history entry per movie stored, in the order they were put.
+    const { changes } = await log.changesAfter(undefined, 100)
+    expect(changes.map((change) => change.movie.id)).toEqual(
+      [taken, ...movies, twin].map((each) => each.id),
+    )
+  })
+
+  it('bounds a call at 256 movies: a turn of 600 adds is three calls, every movie stored', async () => {
+    const { driver, calls, tag } = await open()
+    const movies = Array.from({ length: 600 }, (_, at) => movie(`Movie ${at}`))
+    expect(new Set(await Promise.all(movies.map((each) => driver.log('').put(each))))).toEqual(
+      new Set([true]),
+    )
+    expect(calls).toEqual([tag(''), tag(''), tag('')])
+    expect(await driver.log('').listAfter(undefined, 1000)).toHaveLength(600)
+  })
+
+  it('lists an owner once when its first movies come together, and stores them all', async () => {
+    const { driver, calls, tag } = await open()
+    const movies = Array.from({ length: 5 }, (_, at) => movie(`First ${at}`))
+    const answers = await Promise.all(movies.map((each) => driver.log('alice').put(each)))
+    expect(answers).toEqual(movies.map(() => true))
+    // Once unlisted (every movie answered 2), once again after the owner was listed.
+    expect(calls).toEqual([tag('alice'), tag('alice')])
+    expect(await driver.owners()).toEqual(['alice'])
+    expect(await driver.log('alice').listAfter(undefined, 10)).toHaveLength(5)
+  })
+
+  it("fails the adds of a call that failed and no other: the next turn's, another owner's", async () => {
+    let refuse = false
+    const { driver, calls, tag } = await open((owner) => refuse && owner === tag('alice'))
+    await driver.log('alice').put(movie('Alice listed'))
+    await driver.log('bob').put(movie('Bob listed'))
+    refuse = true
+    const [alice, bob] = [driver.log('alice'), driver.log('bob')]
+    const theirs = [movie('Alice one'), movie('Alice two')]
+    const bobs = movie('Bob one')
+    const answers = await Promise.allSettled([
+      ...theirs.map((each) => alice.put(each)),
+      bob.put(bobs),
+    ])
+    expect(answers.map((answer) => answer.status)).toEqual(['rejected', 'rejected', 'fulfilled'])
+    expect(String((answers[0] as PromiseRejectedResult).reason)).toMatch(/a refused batch/)
+    expect(await bob.get(bobs.id)).toEqual(bobs)
+    expect(await alice.get(theirs[0]?.id as string)).toBeUndefined()
+    refuse = false
+    calls.length = 0
+    expect(await Promise.all(theirs.map((each) => alice.put(each)))).toEqual([true, true])
+    expect(calls).toEqual([tag('alice')])
+  })
+})
