@@ -49,22 +49,31 @@ export function guarded(
       error instanceof StoreTimeoutError ? { reason: 'timeout' } : store.classifyFailure(error)
     return failure ? new StoreUnavailableError(operation, error, failure) : error
   }
-  const timed = async <T>(operation: string, call: () => Promise<T>): Promise<T> => {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreTimeoutError(`the store did not answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      )
+  // One promise, settled by the call or by its timer, whichever comes first.
+  const timed = <T>(operation: string, call: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(
+          failed(
+            operation,
+            new StoreTimeoutError(`the store did not answer within ${timeoutMs} ms`),
+          ),
+        )
+      }, timeoutMs)
+      const settle = (value: T) => {
+        clearTimeout(timer)
+        resolve(value)
+      }
+      const fail = (error: unknown) => {
+        clearTimeout(timer)
+        reject(failed(operation, error))
+      }
+      try {
+        call().then(settle, fail)
+      } catch (error) {
+        fail(error)
+      }
     })
-    try {
-      return await Promise.race([call(), timeout])
-    } catch (error) {
-      throw failed(operation, error)
-    } finally {
-      clearTimeout(timer)
-    }
-  }
   return (operation, call) => {
     // A store that cannot hang (in memory, SQLite on a synchronous library) gets no timer, and
     // its answer is passed on in the turn it comes. Read at each call: a store opened on first
