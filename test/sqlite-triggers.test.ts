@@ -5,6 +5,7 @@ import sqlite3 from 'sqlite3'
 import { describe, expect, it } from 'vitest'
 import { OLDER_TRIGGERS } from '../src/drivers/sql-rollup'
 import { schemaStatements } from '../src/drivers/sql-statements'
+import { OLDER_TERMS_TRIGGERS } from '../src/drivers/sql-terms'
 import { openSqliteDriver, sqliteDriverOver, sqliteOpener } from '../src/drivers/sqlite'
 import { olderTriggers } from '../src/drivers/sqlite-triggers'
 import { aMovie } from './_movies'
@@ -126,6 +127,23 @@ describe.each(sqliteClients)('on %s', (library) => {
     await later.deleteMovie(added[0]!.id)
     expect(await later.stats()).toEqual(expectedStats(added.slice(1)))
 
+    await Promise.all([later.close(), raw.close()])
+    await dropAll(url, namespace)
+  })
+
+  it('rewrites the terms trigger of adds an older movie-log made (no WHEN), under its name', async () => {
+    const { url, namespace, added, raw } = await olderFile(library)
+    const ADDED_TRIGGER = "SELECT sql FROM sqlite_master WHERE name = 'movie_log_terms_added_v2'"
+    const [current] = await raw.all(ADDED_TRIGGER)
+    expect(String(current?.sql)).toContain(' WHEN NEW.terms IS NOT NULL BEGIN')
+    await raw.run('DROP TRIGGER movie_log_terms_added_v2')
+    await raw.run(String(OLDER_TERMS_TRIGGERS[0]).replace(' IF NOT EXISTS', ''))
+    expect(await raw.all(ADDED_TRIGGER)).not.toEqual([current])
+
+    const later = createMovieLog(url, { namespace })
+    const lone = await later.addMovie(aMovie({ screenedDate: '1999-02-03T20:00:00.000' }))
+    expect(await later.stats()).toEqual(expectedStats([...added, lone]))
+    expect(await raw.all(ADDED_TRIGGER)).toEqual([current])
     await Promise.all([later.close(), raw.close()])
     await dropAll(url, namespace)
   })

@@ -17,7 +17,8 @@
  * whatever the database's locale; SQLite's default (BINARY) is that order already.
  */
 
-import { type TermsStatements, termsSchema, termsStatements } from './sql-terms'
+import { termsSchema } from './sql-terms'
+import { type TermsStatements, termsStatements } from './sql-terms-reads'
 
 /** The two databases the SQL drivers speak. */
 export type SqlDialect = 'sqlite' | 'postgres'

@@ -12,7 +12,7 @@ import { createSqlDriver, type SqlConnection } from './sql-driver'
 import { classifySqliteFailure } from './sql-failures'
 import { OLDER_TRIGGERS } from './sql-rollup'
 import { OLDER_HISTORY_TRIGGERS, SQLITE_HISTORY_OF_EDITS, schemaStatements } from './sql-statements'
-import { isDuplicateColumn } from './sql-terms'
+import { isDuplicateColumn, OLDER_TERMS_TRIGGERS } from './sql-terms'
 import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
 import type { SqliteClient } from './sqlite-client'
 import { makeFolder, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
@@ -133,7 +133,11 @@ async function preparedDriver(
   }
   // Not on a connection of the caller's: their statements could run inside the transaction.
   if (options.ownConnection) {
-    await rewriteOlderTriggers(client, schema, [...OLDER_TRIGGERS, ...OLDER_HISTORY_TRIGGERS])
+    await rewriteOlderTriggers(client, schema, [
+      ...OLDER_TRIGGERS,
+      ...OLDER_HISTORY_TRIGGERS,
+      ...OLDER_TERMS_TRIGGERS,
+    ])
   }
   // Adds leave their search and statistics terms to the next read (as in memory: an add costs
   // about half as much), where the file's history records no change for counting them: on a
