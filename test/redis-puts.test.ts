@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { createClient } from '@keyv/redis'
-import { afterAll, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
 import type { Movie } from '../src/core/movie'
 import { redisDriverOver } from '../src/drivers/redis'
 import type { RedisClient } from '../src/drivers/redis-connect'
 import { redisLogKeys } from '../src/drivers/redis-keys'
+import { createRedisPuts } from '../src/drivers/redis-puts'
 import { aMovie } from './_movies'
 import { describeWith } from './_services'
 
@@ -28,9 +29,16 @@ describeWith('REDIS_URL', 'Redis driver: adds of one turn stored together', () =
     const client = createClient({ url }) as unknown as RedisClient
     await client.connect()
     const calls: string[] = []
+    const listings: string[] = []
     const counted = new Proxy(client, {
       get: (target, name, receiver) => {
         const value = Reflect.get(target, name, receiver)
+        if (name === 'zAdd') {
+          return (key: string, ...rest: unknown[]) => {
+            listings.push(key)
+            return (value as (...all: unknown[]) => unknown).call(target, key, ...rest)
+          }
+        }
         if (name === 'evalSha' || name === 'eval') {
           return async (script: string, options: { keys: string[] }) => {
             const tag = (options.keys[0] ?? '').replace(/\}.*/, '}')
@@ -46,7 +54,7 @@ describeWith('REDIS_URL', 'Redis driver: adds of one turn stored together', () =
     const tag = (owner: string) => redisLogKeys(namespace, owner).tag
     cleanups.push(() => client.close())
     cleanups.push(() => Promise.all(['', 'alice', 'bob'].map((owner) => driver.drop(owner))))
-    return { driver, calls, tag }
+    return { driver, calls, listings, tag }
   }
 
   it('stores the adds of one turn in one call, each answered as if put alone', async () => {
@@ -87,12 +95,13 @@ describeWith('REDIS_URL', 'Redis driver: adds of one turn stored together', () =
   })
 
   it('lists an owner once when its first movies come together, and stores them all', async () => {
-    const { driver, calls, tag } = await open()
+    const { driver, calls, listings, tag } = await open()
     const movies = Array.from({ length: 5 }, (_, at) => movie(`First ${at}`))
     const answers = await Promise.all(movies.map((each) => driver.log('alice').put(each)))
     expect(answers).toEqual(movies.map(() => true))
-    // Once unlisted (every movie answered 2), once again after the owner was listed.
+    // Once unlisted (every movie answered 2), once again after the owner was listed, once.
     expect(calls).toEqual([tag('alice'), tag('alice')])
+    expect(listings).toHaveLength(1)
     expect(await driver.owners()).toEqual(['alice'])
     expect(await driver.log('alice').listAfter(undefined, 10)).toHaveLength(5)
   })
@@ -118,5 +127,71 @@ describeWith('REDIS_URL', 'Redis driver: adds of one turn stored together', () =
     calls.length = 0
     expect(await Promise.all(theirs.map((each) => alice.put(each)))).toEqual([true, true])
     expect(calls).toEqual([tag('alice')])
+  })
+})
+
+// The batches alone, on a stand-in for the driver: what each put is told when parts fail.
+describe('adds of one turn, on a stand-in for Redis', () => {
+  const keys = redisLogKeys('stand-in', 'alice')
+  const movie = (title: string): Movie =>
+    Object.freeze({ ...aMovie({ title }), notes: '', id: randomUUID() }) as Movie
+  const pending = (each: Movie, listed = true) => ({ keys, owner: 'alice', listed, movie: each })
+
+  it('answers a taken id at once, and fails only the stored movies when the replica wait fails', async () => {
+    const waits: string[] = []
+    const put = createRedisPuts({
+      run: async () => [1, 0, 1],
+      changedChannel: 'changed',
+      list: async () => {},
+      replicated: async (key) => {
+        waits.push(key)
+        throw new Error('NOREPLICAS')
+      },
+    })
+    const answers = await Promise.allSettled(
+      ['a', 'b', 'c'].map((title) => put(pending(movie(title)))),
+    )
+    expect(
+      answers.map((answer) => (answer.status === 'fulfilled' ? answer.value : 'failed')),
+    ).toEqual(['failed', false, 'failed'])
+    expect(waits).toEqual([keys.ids])
+  })
+
+  it('waits for no replica when nothing was stored', async () => {
+    let waited = 0
+    const put = createRedisPuts({
+      run: async () => [0, 0],
+      changedChannel: 'changed',
+      list: async () => {},
+      replicated: async () => waited++,
+    })
+    expect(await Promise.all([put(pending(movie('a'))), put(pending(movie('b')))])).toEqual([
+      false,
+      false,
+    ])
+    expect(waited).toBe(0)
+  })
+
+  it('lists a new owner once for its first movies, then puts them again as listed', async () => {
+    const sent: string[] = []
+    const listed: string[] = []
+    const put = createRedisPuts({
+      run: async (_, movieKeys, args) => {
+        sent.push(args[0] as string)
+        return movieKeys.slice(4).map(() => (args[0] === '1' ? 1 : 2))
+      },
+      changedChannel: 'changed',
+      list: async (owner) => listed.push(owner),
+    })
+    const firsts = ['a', 'b', 'c'].map((title) => put(pending(movie(title), false)))
+    expect(await Promise.all(firsts)).toEqual([true, true, true])
+    expect(listed).toEqual(['alice'])
+    expect(sent).toEqual(['0', '1'])
+  })
+
+  it('fails every put of a call whose answer does not fit its movies', async () => {
+    const put = createRedisPuts({ run: async () => [1], changedChannel: 'c', list: async () => {} })
+    const answers = await Promise.allSettled([put(pending(movie('a'))), put(pending(movie('b')))])
+    expect(answers.map((answer) => answer.status)).toEqual(['rejected', 'rejected'])
   })
 })

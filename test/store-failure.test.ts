@@ -236,6 +236,30 @@ describe('the store timeout', () => {
   })
 })
 
+describe('a store call that can hang (a timer)', () => {
+  it('rejects when the call fails later and reading its error throws', async () => {
+    const guard = guarded(
+      {
+        remote: true,
+        classifyFailure: () => {
+          throw new Error('the classifier broke')
+        },
+      },
+      60_000,
+    )
+    const failing = () =>
+      new Promise<never>((_, reject) => setImmediate(() => reject(new Error('later'))))
+    await expect(guard('get', failing)).rejects.toThrow('the classifier broke')
+  })
+
+  it('takes a driver that answers a plain value, as the call without a timer does', async () => {
+    const guard = guarded({ remote: true, classifyFailure: () => undefined }, 60_000)
+    await expect(guard('get', (() => 'plain') as unknown as () => Promise<string>)).resolves.toBe(
+      'plain',
+    )
+  })
+})
+
 describe('a store call that cannot hang (no timer)', () => {
   it('rejects, never throws, when the call throws at once and reading the error throws too', async () => {
     const guard = guarded(

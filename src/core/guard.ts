@@ -64,12 +64,17 @@ export function guarded(
         clearTimeout(timer)
         resolve(value)
       }
+      // Rejects with what reading the error threw, if it throws: never left unsettled.
       const fail = (error: unknown) => {
         clearTimeout(timer)
-        reject(failed(operation, error))
+        try {
+          reject(failed(operation, error))
+        } catch (thrown) {
+          reject(thrown)
+        }
       }
       try {
-        call().then(settle, fail)
+        Promise.resolve(call()).then(settle, fail)
       } catch (error) {
         fail(error)
       }

@@ -12,7 +12,7 @@ import type { OwnerCaches } from './counted-cache'
 import type { MovieCache } from './movie-cache'
 import type { RedisClient } from './redis-connect'
 import { redisCountIn } from './redis-count-in'
-import { dateMember, redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
+import { dateMember, redisChangedChannel, redisLogKeys } from './redis-keys'
 import type { PendingPut } from './redis-puts'
 import { CHANGES_AFTER, LATEST_CHANGE, PAGE, RECORD, REMOVE, REPLACE } from './redis-scripts'
 import { SEARCH, SEARCH_PAGE } from './redis-search'
@@ -25,8 +25,8 @@ export interface RedisShared {
   call<T>(work: (client: RedisClient) => Promise<T>): Promise<T>
   /** Runs a script of redis-scripts.ts by its SHA1, sending its text only when Redis lacks it. */
   run(script: string, keys: string[], args: string[]): Promise<unknown>
-  /** Stores a movie with the others put in the same turn (redis-puts.ts): 1, 0 or 2 as PUTS. */
-  put(put: PendingPut): Promise<number>
+  /** Stores a movie with the others put in the same turn (redis-puts.ts): false if its id was taken. */
+  put(put: PendingPut): Promise<boolean>
   /** Runs a write to `key`'s slot, acknowledged once the replicas the driver waits for have it. */
   written<T>(key: string, work: (client: RedisClient) => Promise<T>): Promise<T>
   /** Movies by id, per owner, good while the owner's changes count holds. */
@@ -141,15 +141,8 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     },
     // An owner's first movie is stored only once the owner is in the owners set: while its ids
     // set is not empty (Redis deletes an empty one) the owner is listed, whatever fails between.
-    put: async (movie) => {
-      let stored = await shared.put({ keys, owner, listed: owner === SOLE_OWNER, movie })
-      if (stored === 2) {
-        const owners = redisOwnersKey(shared.namespace)
-        await shared.written(owners, (client) => client.zAdd(owners, { score: 0, value: owner }))
-        stored = await shared.put({ keys, owner, listed: true, movie })
-      }
-      return woken(stored === 1)
-    },
+    put: async (movie) =>
+      woken(await shared.put({ keys, owner, listed: owner === SOLE_OWNER, movie })),
     replace: async (expected, next) => {
       const stored = await current(expected)
       if (stored === undefined) return false

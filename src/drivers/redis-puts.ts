@@ -2,7 +2,7 @@
  * Adds that arrive together, stored together: the puts of one owner made in one turn of the
  * event loop go to Redis as one script call (PUTS), where each would be a command of its own.
  * Each command costs the process more than the movie it carries (encoding, its reply, its
- * promise), and on a cluster each write waits for its replicas: a batch waits once.
+ * promise), and where writes wait for replicas, a batch waits once.
  */
 import { setImmediate } from 'node:timers'
 import type { Movie } from '../core/movie'
@@ -20,44 +20,74 @@ export interface PendingPut {
   movie: Movie
 }
 
-/** Runs a write script; `wrote` tells from its answer whether anything was written. */
-export type RunWrite = (
-  script: string,
-  keys: string[],
-  args: string[],
-  wrote: (result: unknown) => boolean,
-) => Promise<unknown>
+/** What the batches call on: the driver's script runner and its writes elsewhere. */
+export interface RedisPutsOptions {
+  /** Runs PUTS with no wait for replicas (the batch waits once, for its stored movies only). */
+  run(script: string, keys: string[], args: string[]): Promise<unknown>
+  /** The namespace's changed channel, which PUTS publishes the owner on. */
+  changedChannel: string
+  /** Adds the owner to the owners set (waiting for replicas, if the driver does). */
+  list(owner: string): Promise<unknown>
+  /** Waits for replicas to have the writes so far to `key`'s slot; absent when none are asked. */
+  replicated?: (key: string) => Promise<unknown>
+}
 
-type Waiting = PendingPut & { done: (result: number) => void; fail: (error: unknown) => void }
+type Waiting = { put: PendingPut; done: (stored: boolean) => void; fail: (error: unknown) => void }
 
 /**
- * `put` resolves with what PUTS answered for its movie: 1 stored, 0 its id was taken, 2 the
- * owner must be listed first. A call that fails (Redis away, the script refused) fails every
- * put it carried, and no other.
+ * `put` resolves true when its movie was stored, false when its id was taken. An owner's first
+ * movies are stored once the owner is listed (one write for the batch). A call that fails
+ * (Redis away, the script refused) fails every put it carried and no other; movies stored
+ * before a script failed part-way stay stored, and a retry with its Idempotency-Key finds them.
+ * A replica wait that falls short fails the stored movies only.
  */
-export function createRedisPuts(
-  run: RunWrite,
-  changedChannel: string,
-): (put: PendingPut) => Promise<number> {
+export function createRedisPuts(options: RedisPutsOptions): (put: PendingPut) => Promise<boolean> {
   // By owner, and apart for puts that know the owner listed: the script takes one answer.
   let waiting = new Map<string, Waiting[]>()
   let scheduled = false
 
   const send = async (batch: Waiting[]) => {
-    const [{ keys, owner, listed }] = batch as [Waiting]
-    const movieKeys: string[] = []
-    const args = [listed ? '1' : '0', changedChannel, owner, `${keys.tag}:`]
-    for (const { movie } of batch) {
-      movieKeys.push(keys.movie + movie.id)
-      args.push(JSON.stringify(movie), movie.id, dateMember(movie))
-    }
-    const written = [keys.ids, keys.dates, keys.changes, keys.history, ...movieKeys]
+    const { keys, owner } = (batch[0] as Waiting).put
+    let results: number[]
     try {
-      const results = (await run(PUTS, written, args, storedAny)) as number[]
-      for (const [at, each] of batch.entries()) each.done(results[at] as number)
+      const movieKeys: string[] = []
+      const args = [batch[0]?.put.listed ? '1' : '0', options.changedChannel, owner, `${keys.tag}:`]
+      for (const { put } of batch) {
+        movieKeys.push(keys.movie + put.movie.id)
+        args.push(JSON.stringify(put.movie), put.movie.id, dateMember(put.movie))
+      }
+      const written = [keys.ids, keys.dates, keys.changes, keys.history, ...movieKeys]
+      results = (await options.run(PUTS, written, args)) as number[]
+      if (!Array.isArray(results) || results.length !== batch.length) {
+        throw new Error(`PUTS answered ${JSON.stringify(results)} for ${batch.length} movies`)
+      }
     } catch (error) {
       for (const each of batch) each.fail(error)
+      return
     }
+    const stored = batch.filter((_, at) => results[at] === 1)
+    const unlisted = batch.filter((_, at) => results[at] === 2)
+    for (const [at, each] of batch.entries()) if (results[at] === 0) each.done(false)
+    if (unlisted.length > 0) void relist(owner, unlisted)
+    if (stored.length === 0) return
+    try {
+      await options.replicated?.(keys.ids)
+    } catch (error) {
+      for (const each of stored) each.fail(error)
+      return
+    }
+    for (const each of stored) each.done(true)
+  }
+
+  // An owner's first movies: the owner listed once for them all, then put again as listed.
+  const relist = async (owner: string, batch: Waiting[]) => {
+    try {
+      await options.list(owner)
+    } catch (error) {
+      for (const each of batch) each.fail(error)
+      return
+    }
+    for (const { put, done, fail } of batch) enqueue({ ...put, listed: true }, done, fail)
   }
 
   const flush = () => {
@@ -71,17 +101,16 @@ export function createRedisPuts(
     }
   }
 
-  return (put) =>
-    new Promise((done, fail) => {
-      const name = `${put.listed ? '1' : '0'}${put.keys.tag}`
-      const batch = waiting.get(name)
-      if (batch) batch.push({ ...put, done, fail })
-      else waiting.set(name, [{ ...put, done, fail }])
-      if (scheduled) return
-      scheduled = true
-      // After the I/O of this turn: the requests that arrived with this one join its call.
-      setImmediate(flush)
-    })
-}
+  const enqueue = (put: PendingPut, done: Waiting['done'], fail: Waiting['fail']) => {
+    const name = `${put.listed ? '1' : '0'}${put.keys.tag}`
+    const batch = waiting.get(name)
+    if (batch) batch.push({ put, done, fail })
+    else waiting.set(name, [{ put, done, fail }])
+    if (scheduled) return
+    scheduled = true
+    // After the I/O of this turn: the requests that arrived with this one join its call.
+    setImmediate(flush)
+  }
 
-const storedAny = (result: unknown) => Array.isArray(result) && result.includes(1)
+  return (put) => new Promise((done, fail) => enqueue(put, done, fail))
+}

@@ -125,8 +125,6 @@ export function redisDriverOver(
   return createRedisDriver(connection, options, { label: 'The Redis given', cluster: false })
 }
 
-const wroteCount = (result: unknown) => typeof result === 'number' && result > 0
-
 type RedisDriver = StoreDriver & { checked(): Promise<void>; unchecked(): void }
 
 function createRedisDriver(
@@ -169,14 +167,9 @@ function createRedisDriver(
       throw connection.unavailable(error)
     }
   }
-  // A write script answers how many things it wrote (0: none), or `wrote` reads its answer:
-  // when it wrote, it waits for replicas. A read script answers a table.
-  const run = (
-    script: string,
-    keys: string[],
-    args: string[],
-    wrote: (result: unknown) => boolean = wroteCount,
-  ) =>
+  // A write script answers how many things it wrote (0: none): then it waits for replicas,
+  // unless its caller waits itself (`waits` false). A read script answers a table.
+  const run = (script: string, keys: string[], args: string[], waits = true) =>
     call(
       async (redis) => {
         const sha = shaOf(script)
@@ -187,19 +180,26 @@ function createRedisDriver(
           return redis.eval(script, { keys, arguments: args })
         }
       },
-      (result) => (wrote(result) ? keys[0] : undefined),
+      (result) => (waits && typeof result === 'number' && result > 0 ? keys[0] : undefined),
     )
   const written = <T>(key: string, work: (client: RedisClient) => Promise<T>) =>
     call(work, () => key)
   const watchers = createWatchers((hub) =>
     subscribeToChanges(connection, redisChangedChannel(namespace), hub),
   )
+  const ownersKey = redisOwnersKey(namespace)
   const shared: RedisShared = {
     namespace,
     call,
     run,
     written,
-    put: createRedisPuts(run, redisChangedChannel(namespace)),
+    put: createRedisPuts({
+      run: (script, keys, args) => run(script, keys, args, false),
+      changedChannel: redisChangedChannel(namespace),
+      list: (owner) =>
+        written(ownersKey, (redis) => redis.zAdd(ownersKey, { score: 0, value: owner })),
+      replicated: replicas > 0 ? (key) => written(key, async () => undefined) : undefined,
+    }),
     caches: createOwnerCaches<Movie>(),
     texts: createMovieCache(),
     wake: watchers.wake,
@@ -231,8 +231,7 @@ function createRedisDriver(
         ]),
       )
       // Last, once the movies are gone: a drop that fails before leaves the owner listed.
-      const owners = redisOwnersKey(namespace)
-      await written(owners, (redis) => redis.zRem(owners, owner))
+      await written(ownersKey, (redis) => redis.zRem(ownersKey, owner))
       // Its watchers read the history again, and find it gone.
       watchers.wake(owner)
     },
@@ -245,7 +244,7 @@ function createRedisDriver(
       while (owners.length < limit) {
         const count = Math.min(limit - owners.length, OWNERS_BATCH_SIZE)
         const members = await call((redis) =>
-          redis.zRange(redisOwnersKey(namespace), start, '+', {
+          redis.zRange(ownersKey, start, '+', {
             BY: 'LEX',
             LIMIT: { offset: 0, count },
           }),

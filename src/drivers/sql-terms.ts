@@ -19,9 +19,10 @@
  */
 import { rollupSchema, rollupStatements } from './sql-rollup'
 
-// The dialects of sql-statements.ts (named here too: that file builds on this one).
+/** The dialects of sql-statements.ts (named here too: that file builds on this one). */
 export type SqlDialect = 'sqlite' | 'postgres'
 
+/** The tables the terms live in and beside (sql-terms-reads.ts reads them). */
 export const MOVIES = 'movie_log_movies'
 export const WORDS = 'movie_log_words'
 export const TALLIES = 'movie_log_tallies'
