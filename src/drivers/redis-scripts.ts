@@ -100,31 +100,48 @@ return {members, changes, redis.call('MGET', unpack(keys))}`
  * The first movie of a log starts its changes count at the server's time in microseconds: a
  * count no process can have cached for this log, even after a drop deleted the old one (the
  * count only grows by edits, far slower than a microsecond each).
+ * The movies stored are written by one command of each kind (MSET, ZADD, SADD), read by one
+ * MGET: inside a script each command costs Redis more than the movie it carries. Their history
+ * entries stay one XADD each, in order.
  */
 export const PUTS = `local listed = ARGV[1] == '1' or redis.call('EXISTS', KEYS[1]) == 1
-local results = {}
-local stored = false
+local found = redis.call('MGET', unpack(KEYS, 5))
+local results, taken, stored = {}, {}, {}
+local values, ids, dates = {}, {}, {}
 for n = 1, #KEYS - 4 do
-  local key, value, id, date = KEYS[n + 4], ARGV[n * 3 + 2], ARGV[n * 3 + 3], ARGV[n * 3 + 4]
-  if redis.call('EXISTS', key) == 1 then
+  local key = KEYS[n + 4]
+  if found[n] or taken[key] then
     results[n] = 0
   elseif not listed then
     results[n] = 2
   else
-    redis.call('SET', key, value)
-    redis.call('ZADD', KEYS[1], 0, id)
-    redis.call('ZADD', KEYS[2], 0, date)
-    redis.call('SADD', ARGV[4] .. 'pending', id)
-    if not stored and redis.call('EXISTS', KEYS[3]) == 0 then
-      local now = redis.call('TIME')
-      redis.call('SET', KEYS[3], now[1] .. string.sub('00000' .. now[2], -6))
-    end
-    redis.call('XADD', KEYS[4], 'MAXLEN', '~', ${HISTORY_BOUND}, '*', 'type', 'added', 'movie', value)
-    stored = true
+    local value, id, date = ARGV[n * 3 + 2], ARGV[n * 3 + 3], ARGV[n * 3 + 4]
+    taken[key] = true
+    stored[#stored + 1] = value
+    values[#values + 1] = key
+    values[#values + 1] = value
+    ids[#ids + 1] = 0
+    ids[#ids + 1] = id
+    dates[#dates + 1] = 0
+    dates[#dates + 1] = date
     results[n] = 1
   end
 end
-if stored then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
+if #stored == 0 then return results end
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  local now = redis.call('TIME')
+  redis.call('SET', KEYS[3], now[1] .. string.sub('00000' .. now[2], -6))
+end
+redis.call('MSET', unpack(values))
+redis.call('ZADD', KEYS[1], unpack(ids))
+redis.call('ZADD', KEYS[2], unpack(dates))
+local pending = {}
+for n = 2, #ids, 2 do pending[n / 2] = ids[n] end
+redis.call('SADD', ARGV[4] .. 'pending', unpack(pending))
+for _, value in ipairs(stored) do
+  redis.call('XADD', KEYS[4], 'MAXLEN', '~', ${HISTORY_BOUND}, '*', 'type', 'added', 'movie', value)
+end
+redis.call('PUBLISH', ARGV[2], ARGV[3])
 return results`
 
 /**
