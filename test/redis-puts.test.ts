@@ -3,6 +3,7 @@ import { createClient } from '@keyv/redis'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
 import type { Movie } from '../src/core/movie'
+import { parseWordQuery, type WordQuery } from '../src/core/words'
 import { redisDriverOver } from '../src/drivers/redis'
 import type { RedisClient } from '../src/drivers/redis-connect'
 import { redisLogKeys } from '../src/drivers/redis-keys'
@@ -54,11 +55,11 @@ describeWith('REDIS_URL', 'Redis driver: adds of one turn stored together', () =
     const tag = (owner: string) => redisLogKeys(namespace, owner).tag
     cleanups.push(() => client.close())
     cleanups.push(() => Promise.all(['', 'alice', 'bob'].map((owner) => driver.drop(owner))))
-    return { driver, calls, listings, tag }
+    return { driver, calls, listings, tag, client }
   }
 
   it('stores the adds of one turn in one call, each answered as if put alone', async () => {
-    const { driver, calls, tag } = await open()
+    const { driver, calls, tag, client } = await open()
     const log = driver.log('')
     const taken = movie('Stored before')
     expect(await log.put(taken)).toBe(true)
@@ -77,10 +78,29 @@ describeWith('REDIS_URL', 'Redis driver: adds of one turn stored together', () =
     expect(listed.map((each) => each.title).sort()).toEqual(
       [taken, twin, ...movies].map((each) => each.title).sort(),
     )
+    // Each stored movie waits in \`pending\` for its terms to be counted.
+    const members = "return redis.call('SMEMBERS', KEYS[1])"
+    const pending = await client.eval(members, { keys: [`${tag('')}:pending`], arguments: [] })
+    expect((pending as string[]).sort()).toEqual(listed.map((each) => each.id).sort())
+    // Both indexes hold every movie stored, and a search counts in the ones added pending.
+    const byDate = await log.listByDate(
+      { descending: false, from: '0000-01-01T00:00:00.000', to: '9999-12-31T23:59:59.999' },
+      100,
+    )
+    expect(byDate.map((each) => each.id).sort()).toEqual(listed.map((each) => each.id).sort())
+    const found = await log.search(parseWordQuery('second') as WordQuery, 10)
+    expect(found.map((each) => each.title)).toEqual([])
+    const firsts = await log.search(parseWordQuery('first two') as WordQuery, 10)
+    expect(firsts.map((each) => each.title)).toEqual([twin.title])
+    // Once the log's terms are counted, the next adds are counted in from \`pending\`.
+    const later = [movie('Later one'), movie('Later two')]
+    expect(await Promise.all(later.map((each) => log.put(each)))).toEqual([true, true])
+    const laters = await log.search(parseWordQuery('later') as WordQuery, 10)
+    expect(laters.map((each) => each.title).sort()).toEqual(['Later one', 'Later two'])
     // One history entry per movie stored, in the order they were put.
     const { changes } = await log.changesAfter(undefined, 100)
     expect(changes.map((change) => change.movie.id)).toEqual(
-      [taken, ...movies, twin].map((each) => each.id),
+      [taken, ...movies, twin, ...later].map((each) => each.id),
     )
   })
 

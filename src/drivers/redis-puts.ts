@@ -37,8 +37,9 @@ type Waiting = { put: PendingPut; done: (stored: boolean) => void; fail: (error:
 /**
  * `put` resolves true when its movie was stored, false when its id was taken. An owner's first
  * movies are stored once the owner is listed (one write for the batch). A call that fails
- * (Redis away, the script refused) fails every put it carried and no other; movies stored
- * before a script failed part-way stay stored, and a retry with its Idempotency-Key finds them.
+ * (Redis away, the script refused) fails every put it carried and no other; movies a script
+ * stored before it failed part-way (a damaged key) stay stored, and a retry with its
+ * Idempotency-Key finds them.
  * A replica wait that falls short fails the stored movies only.
  */
 export function createRedisPuts(options: RedisPutsOptions): (put: PendingPut) => Promise<boolean> {

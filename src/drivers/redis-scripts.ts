@@ -100,9 +100,9 @@ return {members, changes, redis.call('MGET', unpack(keys))}`
  * The first movie of a log starts its changes count at the server's time in microseconds: a
  * count no process can have cached for this log, even after a drop deleted the old one (the
  * count only grows by edits, far slower than a microsecond each).
- * The movies stored are written by one command of each kind (MSET, ZADD, SADD), read by one
- * MGET: inside a script each command costs Redis more than the movie it carries. Their history
- * entries stay one XADD each, in order.
+ * One MGET finds the taken ids of the whole call, and the movies stored are written by one
+ * MSET, one ZADD per index and one SADD: inside a script each command costs Redis more than
+ * the movie it carries. Their history entries stay one XADD each, in order.
  */
 export const PUTS = `local listed = ARGV[1] == '1' or redis.call('EXISTS', KEYS[1]) == 1
 local found = redis.call('MGET', unpack(KEYS, 5))
