@@ -19,7 +19,6 @@ import {
 import { dropRecords, memoryRecords } from './memory-records'
 import { searchTerms, tallyTerms } from './memory-terms'
 import { deleteOrThrow, setOrThrow } from './records'
-import { endOfTurn } from './turn-answers'
 
 // Per Map and namespace, every owner's movies indexed (by the prefix of their keys): logs on one
 // Map in this process share them. Read once through keyv (the Map may hold movies already), in
@@ -165,8 +164,6 @@ function memoryLog(
       insert(movies, movie)
       const writing = write({ type: 'added', movie }, () => drop(movies, movie))
       if (writing) await writing
-      // Indexed and in the history already: only the answer waits, with the turn's others.
-      else await endOfTurn()
       return true
     },
     get: async (id) => (await find()).byId.get(id),
