@@ -48,11 +48,11 @@ export function createRedisPuts(options: RedisPutsOptions): (put: PendingPut) =>
   let scheduled = false
 
   const send = async (batch: Waiting[]) => {
-    const { keys, owner } = (batch[0] as Waiting).put
+    const { keys, owner, listed } = (batch[0] as Waiting).put
     let results: number[]
     try {
       const movieKeys: string[] = []
-      const args = [batch[0]?.put.listed ? '1' : '0', options.changedChannel, owner, `${keys.tag}:`]
+      const args = [listed ? '1' : '0', options.changedChannel, owner, `${keys.tag}:`]
       for (const { put } of batch) {
         movieKeys.push(keys.movie + put.movie.id)
         args.push(JSON.stringify(put.movie), put.movie.id, dateMember(put.movie))
