@@ -230,7 +230,8 @@ describe.runIf(platform() === 'linux')(
       expect((outcome as Error).message).toBe(
         "cannot create the SQLite file /proc/nope/x.sqlite: ENOENT: no such file or directory, mkdir '/proc/nope'",
       )
-      expect(explainStoreFailure('sqlite:///proc/nope/x.sqlite', outcome)).toMatch(
+      // The file, without the URL's ?client=.
+      expect(explainStoreFailure('sqlite:///proc/nope/x.sqlite?client=sqlite3', outcome)).toMatch(
         /^cannot create the SQLite file \/proc\/nope\/x\.sqlite: ENOENT/,
       )
     })

@@ -1,6 +1,12 @@
-import { join } from 'node:path'
+import { readdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import KeyvSqlite from '@keyv/sqlite'
-import { createMovieLog, LogClosedError, registerStoreOpener } from 'movie-log'
+import {
+  createMovieLog,
+  LogClosedError,
+  registerStoreOpener,
+  UnsupportedStoreError,
+} from 'movie-log'
 import { describe, expect, it, vi } from 'vitest'
 import { aMovie } from './_movies'
 import { tempFolders } from './_temp'
@@ -38,6 +44,29 @@ describe('a store named by URL', () => {
     const movie = await log.addMovie(aMovie())
     expect(await log.getMovie(movie.id)).toEqual(movie)
     expect(opened).toEqual(['test-plugged://here plugged'])
+  })
+
+  it('refuses a parameter its driver does not take, naming it, before anything is opened', async () => {
+    // A Redis on a port nothing listens on: the URL is refused before any connection.
+    const redis = createMovieLog('redis://:s3cret@127.0.0.1:9/0?wait=0&namespace=mine')
+    const redisError = await redis.listMovies().catch((error: unknown) => error)
+    expect(redisError).toBeInstanceOf(UnsupportedStoreError)
+    expect((redisError as Error).message).toMatch(/unknown parameter 'namespace'.*only wait=N/)
+    expect((redisError as Error).message).not.toContain('s3cret')
+
+    const file = join(tempFolder('movie-log-url-'), 'movies.sqlite')
+    const sqlite = createMovieLog(`sqlite://${file}?client=sqlite3&mode=ro`)
+    const sqliteError = await sqlite.listMovies().catch((error: unknown) => error)
+    expect(sqliteError).toBeInstanceOf(UnsupportedStoreError)
+    expect((sqliteError as Error).message).toMatch(/unknown parameter 'mode'/)
+    // Neither the file nor one named with the parameter was made.
+    expect(readdirSync(dirname(file))).toEqual([])
+
+    const postgres = createMovieLog('postgres://me:s3cret@127.0.0.1:9/test?namespace=mine')
+    const postgresError = await postgres.listMovies().catch((error: unknown) => error)
+    expect(postgresError).toBeInstanceOf(UnsupportedStoreError)
+    expect((postgresError as Error).message).toMatch(/namespace parameter.*option of the log/)
+    expect((postgresError as Error).message).not.toContain('s3cret')
   })
 })
 

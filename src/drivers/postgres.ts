@@ -175,6 +175,12 @@ function checkPostgresUrl(url: string): void {
       `The store URL '${redact(url)}' names no database (postgres://USER@HOST:5432/DATABASE)`,
     )
   }
+  // pg takes its own parameters (sslmode, ...) and drops any other without a word.
+  if (parsed.searchParams.has('namespace')) {
+    throw new UnsupportedStoreError(
+      `The store URL '${redact(url)}' has a namespace parameter: the namespace is an option of the log (createMovieLog(url, { namespace }))`,
+    )
+  }
 }
 
 // Marks a schema this version made, on its movies table: a driver that finds it runs no DDL.

@@ -192,15 +192,28 @@ export function clientConnection(
   }
 }
 
-/** The `wait` parameter of a redis:// URL, taken out: node-redis is given the URL without it. */
+/**
+ * The `wait` parameter of a redis:// URL, taken out: node-redis is given the URL without its
+ * query. It is the one parameter such a URL takes (node-redis reads none): any other, such as a
+ * `?namespace=` meant for the log's options, is refused rather than silently dropped.
+ */
 export function waitParameter(url: string): { wait?: number; url: string } {
-  const match = /[?&]wait=([^&#]*)/.exec(url)
-  if (!match) return { url }
-  if (!/^\d$/.test(match[1] as string)) {
+  const base = url.split('#', 1)[0] as string
+  const at = base.indexOf('?')
+  if (at === -1) return { url }
+  const params = new URLSearchParams(base.slice(at + 1))
+  for (const name of params.keys()) {
+    if (name !== 'wait') {
+      throw new UnsupportedStoreError(
+        `The Redis URL '${redact(url)}' has an unknown parameter '${name}': it takes only wait=N`,
+      )
+    }
+  }
+  const wait = params.get('wait') ?? undefined
+  if (wait !== undefined && !/^\d$/.test(wait)) {
     throw new UnsupportedStoreError(
-      `The Redis URL '${redact(url)}' has wait=${match[1]}: it must be a number of replicas, 0 to 9`,
+      `The Redis URL '${redact(url)}' has wait=${wait}: it must be a number of replicas, 0 to 9`,
     )
   }
-  const rest = url.replace(/([?&])wait=[^&#]*&?/, '$1').replace(/[?&]$/, '')
-  return { wait: Number(match[1]), url: rest }
+  return { wait: wait === undefined ? undefined : Number(wait), url: base.slice(0, at) }
 }

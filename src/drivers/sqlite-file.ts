@@ -5,15 +5,29 @@ import { UnsupportedStoreError } from '../core/errors'
 /** Which library a `sqlite://` store runs on: the runtime's own, or the sqlite3 package. */
 export type SqliteChoice = 'builtin' | 'sqlite3'
 
-/** The file a `sqlite://` URL names, absolute, and the library its `?client=` asks for. */
+/**
+ * The file a `sqlite://` URL names, absolute, and the library its `?client=` asks for. That is
+ * the one parameter it takes: any other (`?mode=ro`, a `?namespace=` meant for the log's
+ * options) is refused, where it would have become part of the file's name.
+ */
 export function parseSqliteUrl(url: string): { path: string; choice?: SqliteChoice } {
   const rest = url.replace(/^sqlite:\/\//i, '')
-  const [, file = rest, choice] = /^(.*)\?client=([^&]*)$/.exec(rest) ?? []
+  const at = rest.indexOf('?')
+  const file = at === -1 ? rest : rest.slice(0, at)
   if (!file || rest === url) {
     throw new UnsupportedStoreError(
       `The store URL '${url}' names no file (sqlite://./data/movies.sqlite)`,
     )
   }
+  const params = new URLSearchParams(at === -1 ? '' : rest.slice(at + 1))
+  for (const name of params.keys()) {
+    if (name !== 'client') {
+      throw new UnsupportedStoreError(
+        `The store URL '${url}' has an unknown parameter '${name}': it takes only client=builtin or client=sqlite3`,
+      )
+    }
+  }
+  const choice = params.get('client') ?? undefined
   if (choice !== undefined && choice !== 'builtin' && choice !== 'sqlite3') {
     throw new UnsupportedStoreError(
       `The store URL '${url}' asks for client '${choice}': client is builtin or sqlite3`,

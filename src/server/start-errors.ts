@@ -41,7 +41,8 @@ export function explainStoreFailure(storeUrl: string, error: unknown): string {
   if (storeUrl.startsWith('sqlite://')) {
     // The file's own error: a folder that cannot be made, a file that cannot be opened.
     const cause = [...errorChain(error)].findLast((each) => (each as { code?: unknown }).code)
-    return explainSqliteFailure(resolve(storeUrl.slice('sqlite://'.length)), cause ?? error)
+    const file = storeUrl.slice('sqlite://'.length).split('?', 1)[0] as string
+    return explainSqliteFailure(resolve(file), cause ?? error)
   }
   const url = parsed(storeUrl)
   for (const candidate of errorChain(error)) {
