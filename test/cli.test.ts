@@ -50,3 +50,23 @@ it('lists its subcommands', async () => {
   await cli.exited
   expect(cli.lines.join('\n')).toMatch(/serve\s+Serve the log over HTTP/)
 })
+
+it('refuses an option a subcommand does not take, naming it, with exit code 2', async () => {
+  // `serve --port` was once ignored: the server came up on PORT's port instead.
+  const port = await freePort()
+  const serve = launch(process.execPath, [CLI, 'serve', '--port', String(port)], {
+    PORT: String(port),
+  })
+  expect(await serve.exited).toBe(2)
+  expect(serve.lines.join('\n')).toContain(
+    "unknown option '--port': movie-log serve takes --store; the server's settings are environment variables",
+  )
+  expect(await portIsFree(port)).toBe(true)
+
+  // A subcommand's subcommand; a value that looks like an option is still the option's value.
+  const add = launch(process.execPath, [CLI, 'user', 'add', 'bob', '--url', '-x', '--tokn'], {})
+  expect(await add.exited).toBe(2)
+  expect(add.lines.join('\n')).toContain(
+    "unknown option '--tokn': movie-log user add takes --users, --url",
+  )
+})

@@ -6,6 +6,7 @@
  */
 import { defineCommand, runCommand, showUsage } from 'citty'
 import { EXIT, isUsageError } from './exit'
+import { refuseUnknownOptions } from './options'
 
 const movieLog = defineCommand({
   meta: { name: 'movie-log', description: 'A log of the movies you have screened.' },
@@ -30,6 +31,7 @@ try {
   if (rawArgs.includes('--help') || rawArgs.includes('-h')) {
     await showUsage(...((await subCommand()) as [typeof movieLog]))
   } else {
+    await refuseUnknownOptions(movieLog, rawArgs)
     await runCommand(movieLog, { rawArgs })
   }
 } catch (error) {
