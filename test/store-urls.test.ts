@@ -7,6 +7,7 @@ import {
   registerStoreOpener,
   UnsupportedStoreError,
 } from 'movie-log'
+import { sqlite } from 'movie-log/sqlite'
 import { describe, expect, it, vi } from 'vitest'
 import { aMovie } from './_movies'
 import { tempFolders } from './_temp'
@@ -53,14 +54,24 @@ describe('a store named by URL', () => {
     expect(redisError).toBeInstanceOf(UnsupportedStoreError)
     expect((redisError as Error).message).toMatch(/unknown parameter 'namespace'.*only wait=N/)
     expect((redisError as Error).message).not.toContain('s3cret')
+    // A `?` in a password is never read as the start of parameters, nor any of it named.
+    const unencoded = createMovieLog('redis://me:s3c?ret1@127.0.0.1:9/0')
+    const unencodedError = await unencoded.listMovies().catch((error: unknown) => error)
+    expect((unencodedError as Error).message).not.toMatch(/s3c|ret1/)
 
     const file = join(tempFolder('movie-log-url-'), 'movies.sqlite')
-    const sqlite = createMovieLog(`sqlite://${file}?client=sqlite3&mode=ro`)
-    const sqliteError = await sqlite.listMovies().catch((error: unknown) => error)
+    const sqliteLog = createMovieLog(`sqlite://${file}?client=sqlite3&mode=ro`)
+    const sqliteError = await sqliteLog.listMovies().catch((error: unknown) => error)
     expect(sqliteError).toBeInstanceOf(UnsupportedStoreError)
     expect((sqliteError as Error).message).toMatch(/unknown parameter 'mode'/)
     // Neither the file nor one named with the parameter was made.
     expect(readdirSync(dirname(file))).toEqual([])
+    // A plain path has no parameters: sqlite() opens it as it is, `?` and all.
+    const odd = join(dirname(file), 'what?.sqlite')
+    const log = createMovieLog(sqlite(odd, { client: 'sqlite3' }))
+    await log.addMovie(aMovie())
+    await log.close()
+    expect(readdirSync(dirname(file))).toContain('what?.sqlite')
 
     const postgres = createMovieLog('postgres://me:s3cret@127.0.0.1:9/test?namespace=mine')
     const postgresError = await postgres.listMovies().catch((error: unknown) => error)

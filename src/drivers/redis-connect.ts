@@ -200,7 +200,9 @@ export function clientConnection(
 export function waitParameter(url: string): { wait?: number; url: string } {
   const base = url.split('#', 1)[0] as string
   const at = base.indexOf('?')
-  if (at === -1) return { url }
+  // A `?` before the `@` is in the password: that URL is node-redis's to refuse, and no part
+  // of it may be named as a parameter.
+  if (at === -1 || base.includes('@', at)) return { url }
   const params = new URLSearchParams(base.slice(at + 1))
   for (const name of params.keys()) {
     if (name !== 'wait') {
@@ -210,6 +212,9 @@ export function waitParameter(url: string): { wait?: number; url: string } {
     }
   }
   const wait = params.get('wait') ?? undefined
+  if (params.getAll('wait').length > 1) {
+    throw new UnsupportedStoreError(`The Redis URL '${redact(url)}' names wait more than once`)
+  }
   if (wait !== undefined && !/^\d$/.test(wait)) {
     throw new UnsupportedStoreError(
       `The Redis URL '${redact(url)}' has wait=${wait}: it must be a number of replicas, 0 to 9`,

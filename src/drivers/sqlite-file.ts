@@ -27,6 +27,9 @@ export function parseSqliteUrl(url: string): { path: string; choice?: SqliteChoi
       )
     }
   }
+  if (params.getAll('client').length > 1) {
+    throw new UnsupportedStoreError(`The store URL '${url}' names client more than once`)
+  }
   const choice = params.get('client') ?? undefined
   if (choice !== undefined && choice !== 'builtin' && choice !== 'sqlite3') {
     throw new UnsupportedStoreError(
@@ -58,4 +61,9 @@ export async function makeFolder(folder: string): Promise<void> {
       if ((error as { code?: unknown }).code !== 'EEXIST') throw error
     })
   }
+}
+
+/** The cause of a file that cannot be created or opened, in a message naming the path. */
+export function openFailure(message: string, cause: unknown): Error {
+  return Object.assign(new Error(message, { cause }), { code: (cause as { code?: unknown }).code })
 }

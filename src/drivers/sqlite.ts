@@ -3,7 +3,7 @@
  * log, and a busy timeout to wait for another writer's lock), on the runtime's own SQLite or the
  * sqlite3 package, writes that arrive together committed together.
  */
-import { dirname } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type { Database } from 'sqlite3'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
@@ -15,7 +15,7 @@ import { OLDER_HISTORY_TRIGGERS, SQLITE_HISTORY_OF_EDITS, schemaStatements } fro
 import { isDuplicateColumn, OLDER_TERMS_TRIGGERS } from './sql-terms'
 import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
 import type { SqliteClient } from './sqlite-client'
-import { makeFolder, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
+import { makeFolder, openFailure, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
 import { createGroupCommit } from './sqlite-group'
 import { openPoller } from './sqlite-poller'
 import { hasTriggerAs, rewriteOlderTriggers } from './sqlite-triggers'
@@ -49,6 +49,15 @@ export async function openSqliteDriver(
   options: { namespace: string; connectTimeoutMs: number },
 ): Promise<StoreDriver> {
   const { path, choice } = parseSqliteUrl(url)
+  return openSqliteFile(path, choice, options)
+}
+
+/** The file at `path` (absolute), as `openSqliteDriver` opens the one a URL names. */
+async function openSqliteFile(
+  path: string,
+  choice: SqliteChoice | undefined,
+  options: { namespace: string; connectTimeoutMs: number },
+): Promise<StoreDriver> {
   const open = await sqliteOpener(choice)
   try {
     await makeFolder(dirname(path))
@@ -182,11 +191,6 @@ function compareVersions(a: string, b: string): number {
   return 0
 }
 
-/** The cause of a file that cannot be created or opened, in a message naming the path. */
-function openFailure(message: string, cause: unknown): Error {
-  return Object.assign(new Error(message, { cause }), { code: (cause as { code?: unknown }).code })
-}
-
 /**
  * Switches the file to WAL. The switch needs the file to itself, and SQLite answers SQLITE_BUSY
  * at once (without its busy handler) while another connection opens the same new file, so the
@@ -276,17 +280,17 @@ export function sqlite(
   target: string | Database,
   options: { client?: SqliteChoice } = {},
 ): StoreAdapter {
-  const url = (path: string) => {
-    const base = /^sqlite:\/\//i.test(path) ? path : `sqlite://${path}`
-    return options.client ? `${base}?client=${options.client}` : base
-  }
   return {
     kind: 'sqlite',
     remote: true,
-    open: (openOptions) =>
-      typeof target !== 'string'
-        ? sqliteDriverOver(target, openOptions)
-        : openSqliteDriver(url(target), openOptions),
+    open: async (openOptions) => {
+      if (typeof target !== 'string') return sqliteDriverOver(target, openOptions)
+      // A plain path is taken as it is, `?` and all: only a URL has parameters.
+      const file = /^sqlite:\/\//i.test(target)
+        ? parseSqliteUrl(target)
+        : { path: resolve(target), choice: undefined }
+      return openSqliteFile(file.path, options.client ?? file.choice, openOptions)
+    },
     classifyFailure: classifySqliteFailure,
   }
 }
