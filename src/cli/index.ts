@@ -6,7 +6,7 @@
  */
 import { defineCommand, runCommand, showUsage } from 'citty'
 import { EXIT, isUsageError } from './exit'
-import { refuseUnknownOptions } from './options'
+import { calledCommands, refuseUnknownOptions } from './options'
 
 const movieLog = defineCommand({
   meta: { name: 'movie-log', description: 'A log of the movies you have screened.' },
@@ -21,22 +21,25 @@ const movieLog = defineCommand({
 })
 
 const rawArgs = process.argv.slice(2)
-const subCommand = async () => {
-  const name = rawArgs.find((arg) => !arg.startsWith('-'))
-  const loaders = (movieLog.subCommands ?? {}) as Record<string, () => Promise<never>>
-  return name && loaders[name] ? [await loaders[name](), movieLog] : [movieLog]
+// The usage of the subcommand called (`user add`'s, not `user`'s), with its parent's name.
+const usage = async () => {
+  const levels = await calledCommands(movieLog, rawArgs)
+  await showUsage(
+    (levels.at(-1) as (typeof levels)[number]).command,
+    levels.at(-2)?.command as typeof movieLog | undefined,
+  )
 }
 
 try {
   if (rawArgs.includes('--help') || rawArgs.includes('-h')) {
-    await showUsage(...((await subCommand()) as [typeof movieLog]))
+    await usage()
   } else {
     await refuseUnknownOptions(movieLog, rawArgs)
     await runCommand(movieLog, { rawArgs })
   }
 } catch (error) {
   if (isUsageError(error)) {
-    await showUsage(...((await subCommand()) as [typeof movieLog]))
+    await usage()
     process.stderr.write(`movie-log: ${(error as Error).message}\n`)
     process.exitCode = EXIT.usage
   } else {
