@@ -54,6 +54,8 @@ describe('a store named by URL', () => {
     expect(redisError).toBeInstanceOf(UnsupportedStoreError)
     expect((redisError as Error).message).toMatch(/unknown parameter 'namespace'.*only wait=N/)
     expect((redisError as Error).message).not.toContain('s3cret')
+    const twice = createMovieLog('redis://127.0.0.1:9/0?wait=0&wait=1')
+    await expect(twice.listMovies()).rejects.toThrow(/names wait more than once/)
     // A `?` in a password is never read as the start of parameters, nor any of it named.
     const unencoded = createMovieLog('redis://me:s3c?ret1@127.0.0.1:9/0')
     const unencodedError = await unencoded.listMovies().catch((error: unknown) => error)

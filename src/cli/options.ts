@@ -5,7 +5,7 @@
 import type { ArgsDef, CommandDef, Resolvable } from 'citty'
 import { UsageError } from './exit'
 
-// What an option looks like to the person who typed one a command does not take.
+// Where a command's settings are not options: said to whoever gives it one.
 const HINTS: Record<string, string> = {
   serve: "; the server's settings are environment variables, as in PORT=8080 movie-log serve",
 }

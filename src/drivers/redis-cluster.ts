@@ -1,7 +1,7 @@
 import { UnsupportedStoreError } from '../core/errors'
 import { redact } from '../core/store-url'
 import { importPeer } from './peer'
-import { loadKeyvRedis, type RedisClient, type RedisConnection } from './redis-connect'
+import { loadKeyvRedis, type RedisClient, type RedisConnection, waitOf } from './redis-connect'
 import { isConnectionFailure, NotReplicated, RedisUnavailable } from './redis-failure'
 
 /**
@@ -58,19 +58,7 @@ export function parseClusterUrl(url: string): ClusterUrl {
   }
   const [, scheme = 'redis', user, password, , , query = ''] = match
   const tls = scheme.toLowerCase() === 'rediss'
-  const params = new URLSearchParams(query)
-  const wait = params.get('wait') ?? undefined
-  for (const name of params.keys()) {
-    if (name !== 'wait')
-      throw new UnsupportedStoreError(
-        `The Redis Cluster URL '${redact(url)}' has an unknown parameter '${name}'`,
-      )
-  }
-  if (wait !== undefined && !/^\d$/.test(wait)) {
-    throw new UnsupportedStoreError(
-      `The Redis Cluster URL '${redact(url)}' has wait=${wait}: it must be a number of replicas, 0 to 9`,
-    )
-  }
+  const wait = waitOf(new URLSearchParams(query), `The Redis Cluster URL '${redact(url)}'`)
   const scheme1 = tls ? 'rediss' : 'redis'
   return {
     rootNodes: hosts.map(
@@ -79,7 +67,7 @@ export function parseClusterUrl(url: string): ClusterUrl {
     ...(user ? { username: decodeURIComponent(user) } : {}),
     ...(password !== undefined ? { password: decodeURIComponent(password) } : {}),
     tls,
-    ...(wait !== undefined ? { wait: Number(wait) } : {}),
+    ...(wait !== undefined ? { wait } : {}),
   }
 }
 

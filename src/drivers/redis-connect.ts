@@ -194,8 +194,7 @@ export function clientConnection(
 
 /**
  * The `wait` parameter of a redis:// URL, taken out: node-redis is given the URL without its
- * query. It is the one parameter such a URL takes (node-redis reads none): any other, such as a
- * `?namespace=` meant for the log's options, is refused rather than silently dropped.
+ * query (it reads none of it).
  */
 export function waitParameter(url: string): { wait?: number; url: string } {
   const base = url.split('#', 1)[0] as string
@@ -204,21 +203,28 @@ export function waitParameter(url: string): { wait?: number; url: string } {
   // of it may be named as a parameter.
   if (at === -1 || base.includes('@', at)) return { url }
   const params = new URLSearchParams(base.slice(at + 1))
+  return { wait: waitOf(params, `The Redis URL '${redact(url)}'`), url: base.slice(0, at) }
+}
+
+/**
+ * The `wait` of a Redis or Redis Cluster URL's parameters, the one they take: any other (a
+ * `?namespace=` meant for the log's options) is refused, never dropped. `label` names the URL.
+ */
+export function waitOf(params: URLSearchParams, label: string): number | undefined {
   for (const name of params.keys()) {
     if (name !== 'wait') {
       throw new UnsupportedStoreError(
-        `The Redis URL '${redact(url)}' has an unknown parameter '${name}': it takes only wait=N`,
+        `${label} has an unknown parameter '${name}': it takes only wait=N`,
       )
     }
   }
-  const wait = params.get('wait') ?? undefined
-  if (params.getAll('wait').length > 1) {
-    throw new UnsupportedStoreError(`The Redis URL '${redact(url)}' names wait more than once`)
-  }
+  const waits = params.getAll('wait')
+  if (waits.length > 1) throw new UnsupportedStoreError(`${label} names wait more than once`)
+  const [wait] = waits
   if (wait !== undefined && !/^\d$/.test(wait)) {
     throw new UnsupportedStoreError(
-      `The Redis URL '${redact(url)}' has wait=${wait}: it must be a number of replicas, 0 to 9`,
+      `${label} has wait=${wait}: it must be a number of replicas, 0 to 9`,
     )
   }
-  return { wait: wait === undefined ? undefined : Number(wait), url: base.slice(0, at) }
+  return wait === undefined ? undefined : Number(wait)
 }
