@@ -10,6 +10,7 @@ import { createApp } from '../src/server/server'
 import { expectProblem, JSON_HEADERS, servingWith } from './_http-helpers'
 import { HTTP_TARGETS, type HttpTargetFactory } from './_http-targets'
 import { aMovie } from './_movies'
+import { fixture } from './_scrobble'
 
 // A feed that opened would never end: its body is dropped, so the test fails instead of hanging.
 async function refusedFeed(response: Response): Promise<Response> {
@@ -171,5 +172,106 @@ describe('Accept, negotiated once', () => {
     )
     expect(response.headers.get('content-type')).toBe(type)
     await response.arrayBuffer()
+  })
+})
+
+// Issue 61 item 1: a browser's form post or no-cors fetch needs no preflight, so CORS never saw
+// it; what the browser adds to it is read instead. As Chromium sends them (see
+// test/browser/cross-site.test.ts for the real thing).
+describe.each(HTTP_TARGETS)('writes a browser sends from another origin: %s', (_name, create) => {
+  const serve = servingWith(create)
+  const FRIEND = 'https://friend.example'
+  const FROM = {
+    'another site': { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+    'another port of this site': { origin: 'http://127.0.0.1:1', 'sec-fetch-site': 'same-site' },
+    'a page of no origin': { origin: 'null', 'sec-fetch-site': 'cross-site' },
+    'an old browser': { origin: 'http://evil.example' },
+    'a cross-site request without Origin': { 'sec-fetch-site': 'cross-site' },
+  }
+
+  it.each(Object.entries(FROM))('refuses every write from %s with 403', async (_from, sent) => {
+    const { log, http } = await serve(createMovieLog(), { cors: [FRIEND] })
+    const kept = await log.addMovie(aMovie({ title: 'Kept' }))
+    const writes = [
+      http.fetch('/movies', {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, ...sent },
+        body: JSON.stringify(aMovie()),
+      }),
+      http.fetch(`/movies/${kept.id}`, {
+        method: 'PATCH',
+        headers: { ...JSON_HEADERS, ...sent },
+        body: '{"title":"Changed"}',
+      }),
+      http.fetch(`/movies/${kept.id}`, { method: 'DELETE', headers: sent }),
+      http.fetch('/movies/scrobble/jellyfin', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...sent },
+        body: JSON.stringify(fixture('jellyfin-movie-stop')),
+      }),
+    ]
+    for (const response of await Promise.all(writes)) {
+      expect((await expectProblem(response, 403)).detail).toMatch(/^Writes from .+ are refused/)
+    }
+    expect((await log.listMovies()).movies).toEqual([kept])
+  })
+
+  it('takes writes from programs, from this origin and from an origin CORS allows', async () => {
+    const { log, http } = await serve(createMovieLog(), { cors: [FRIEND] })
+    const add = (headers: Record<string, string>) =>
+      http.fetch('/movies', {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, ...headers },
+        body: JSON.stringify(aMovie()),
+      })
+    expect((await add({})).status).toBe(201)
+    expect(
+      (
+        await add({
+          origin: http.origin,
+          'sec-fetch-site': 'same-origin',
+          'sec-fetch-mode': 'cors',
+        })
+      ).status,
+    ).toBe(201)
+    expect(
+      (await add({ 'sec-fetch-site': 'same-origin', origin: 'https://public.example' })).status,
+    ).toBe(201)
+    expect(
+      (await add({ origin: FRIEND, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' }))
+        .status,
+    ).toBe(201)
+    const scrobbled = await http.fetch('/movies/scrobble/jellyfin', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify(fixture('jellyfin-movie-stop')),
+    })
+    expect(scrobbled.status).toBe(201)
+    expect((await log.listMovies()).movies).toHaveLength(5)
+  })
+})
+
+describe("a form post or no-cors fetch of the handler's own origin (issue 61, 1)", () => {
+  // Node's fetch sends Sec-Fetch-Mode: cors whatever it is given, so these go to the web handler.
+  it.each([
+    ['a form', 'navigate'],
+    ['a no-cors fetch', 'no-cors'],
+  ])('refuses %s with 403', async (_what, mode) => {
+    const log = createMovieLog()
+    const handler = toWebHandler(log)
+    const response = await handler(
+      new Request('http://127.0.0.1/movies/scrobble/jellyfin', {
+        method: 'POST',
+        headers: {
+          'content-type': 'text/plain',
+          origin: 'http://127.0.0.1',
+          'sec-fetch-site': 'same-origin',
+          'sec-fetch-mode': mode,
+        },
+        body: JSON.stringify(fixture('jellyfin-movie-stop')),
+      }),
+    )
+    expect((await expectProblem(response, 403)).detail).toMatch(/^Writes from a browser's/)
+    expect((await log.listMovies()).movies).toEqual([])
   })
 })

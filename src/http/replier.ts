@@ -5,6 +5,7 @@ import { acceptsJson, listTypeOf } from './accept'
 import { readJsonBody } from './body'
 import { etagOf } from './conditions'
 import { addCorsHeaders, isPreflight, preflightReply } from './cors'
+import { crossSiteRefusal } from './cross-site'
 import { changeFeed } from './events'
 import { exportReply } from './export'
 import { deleteMovie, readMovie, updateMovie } from './item'
@@ -116,6 +117,8 @@ export function createMovieLogReplier(
   async function scrobbleRoute(request: Request, url: URL, source: string): Promise<Reply> {
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, 'POST')
     if (request.method !== 'POST') return methodNotAllowed('POST')
+    const crossSite = crossSiteRefusal(request, url, options.cors)
+    if (crossSite) return crossSite
     const asked = withQueryToken(request, url)
     const log = await logOf(asked)
     if (!log) return unauthenticated()
@@ -170,6 +173,12 @@ export function createMovieLogReplier(
     // The statistics are a reading of the whole list: guarded as the list is.
     const stats = target.kind === 'item' && target.id === STATS_PATH
     if (stats && action !== 'read') return methodNotAllowed('GET, HEAD')
+    // Before the owner, `authorize` and the body: a forged write costs nothing and learns nothing.
+    const crossSite =
+      action === 'list' || action === 'read'
+        ? undefined
+        : crossSiteRefusal(request, url, options.cors)
+    if (crossSite) return crossSite
 
     const found = logOf(request)
     const log = found instanceof Promise ? await found : found

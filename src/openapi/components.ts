@@ -155,7 +155,9 @@ export const RESPONSES: Record<string, JsonSchema> = {
   Unauthorized: problem('The handler’s `authorize` hook wants credentials.', {
     'WWW-Authenticate': headerRef('WwwAuthenticate'),
   }),
-  Forbidden: problem('The handler’s `authorize` hook refused, or a CORS preflight was refused.'),
+  Forbidden: problem(
+    'The handler’s `authorize` hook refused, a CORS preflight was refused, or a browser sent a write from another origin (one the CORS setting does not allow) or as a form or `no-cors` request.',
+  ),
   NotFound: problem('There is no such movie.'),
   MethodNotAllowed: problem('This resource does not answer that method.', {
     Allow: headerRef('Allow'),
