@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { createMovieLog } from '../src/index'
 import { ConfigError, configFromEnv } from '../src/server/config'
-import { createApp } from '../src/server/server'
+import { createApp, startServer } from '../src/server/server'
 import { missingPackage, SERVER_PACKAGES } from '../src/server/start-errors'
 import { aMovie } from './_movies'
+import { freePort } from './_ports'
 import { tempFolders } from './_temp'
 
 const _tempFolder = tempFolders()
@@ -80,6 +81,51 @@ describe('the example server settings', () => {
 
   it('refuses MOVIE_LOG_PRIVATE=1 without a token', () => {
     expect(() => configFromEnv({ MOVIE_LOG_PRIVATE: '1' })).toThrow(ConfigError)
+  })
+
+  // Issue 61 item 3: `true` left the diary readable by anyone, in silence, and started without
+  // a token where `1` was refused.
+  it.each(['1', 'true', 'TRUE', 'yes', 'on', 'On', ' 1', 'true '])(
+    'reads MOVIE_LOG_PRIVATE=%j as private: reads need the token, and a token is needed',
+    async (value) => {
+      const { request } = appFor({ MOVIE_LOG_TOKEN: 's3cret', MOVIE_LOG_PRIVATE: value })
+      expect((await request('/movies')).status).toBe(401)
+      expect(() => configFromEnv({ MOVIE_LOG_PRIVATE: value })).toThrow(
+        /^MOVIE_LOG_PRIVATE=\S+ needs MOVIE_LOG_TOKEN/,
+      )
+    },
+  )
+
+  it.each(['0', 'false', 'No', 'off', ''])(
+    'reads MOVIE_LOG_PRIVATE=%j as not private',
+    async (value) => {
+      const { request } = appFor({ MOVIE_LOG_TOKEN: 's3cret', MOVIE_LOG_PRIVATE: value })
+      expect((await request('/movies')).status).toBe(200)
+    },
+  )
+
+  it.each(['maybe', '2', 'y es', 'private'])('refuses MOVIE_LOG_PRIVATE=%j, naming it', (value) => {
+    expect(() => configFromEnv({ MOVIE_LOG_TOKEN: 's3cret', MOVIE_LOG_PRIVATE: value })).toThrow(
+      `MOVIE_LOG_PRIVATE must be 1 (or true, yes, on) or 0 (or false, no, off), not '${value}'`,
+    )
+  })
+
+  it('says reads private in its start line when reads need the token', async () => {
+    const lines: string[] = []
+    const start = async (env: Record<string, string>) => {
+      const config = configFromEnv({
+        MOVIE_LOG_STORE: 'memory://',
+        PORT: String(await freePort()),
+        ...env,
+      })
+      const server = await startServer(config, (line) => lines.push(line))
+      await server.close()
+      return lines.at(-1)
+    }
+    expect(await start({ MOVIE_LOG_TOKEN: 's3cret', MOVIE_LOG_PRIVATE: 'yes' })).toMatch(
+      /^movie-log listening on \S+ \(store: memory:\/\/, reads private\), the diary at /,
+    )
+    expect(await start({ MOVIE_LOG_TOKEN: 's3cret' })).not.toContain('private')
   })
 
   it('answers CORS preflights for MOVIE_LOG_CORS_ORIGINS', async () => {

@@ -6,7 +6,8 @@
  *   MOVIE_LOG_STORE  memory:// | sqlite://PATH | redis://… | rediss://… | redis+cluster://H:P,H:P | postgres://…
  *                                                           default sqlite://./data/movies.sqlite
  *   MOVIE_LOG_TOKEN  writes need `Authorization: Bearer <token>`       default: open
- *   MOVIE_LOG_PRIVATE=1           reading needs the token too
+ *   MOVIE_LOG_PRIVATE=1           reading needs the token too (a flag: 1, true, yes, on or 0,
+ *                                 false, no, off, any case; anything else stops the start)
  *   MOVIE_LOG_USERS  a users file (`name:<token SHA-256>` lines): a household, a diary and a
  *                    token per person; every request needs a token (./users.ts)
  *   MOVIE_LOG_CORS_ORIGINS        comma-separated origins, or *     default: no CORS
@@ -59,9 +60,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       'MOVIE_LOG_TOKEN and MOVIE_LOG_USERS are both set: with a users file each person has a token of their own; unset MOVIE_LOG_TOKEN',
     )
   }
-  if (env.MOVIE_LOG_PRIVATE === '1' && !env.MOVIE_LOG_TOKEN && !users) {
+  const readsPrivate = flagOf(env, 'MOVIE_LOG_PRIVATE')
+  if (readsPrivate && !env.MOVIE_LOG_TOKEN && !users) {
     throw new ConfigError(
-      'MOVIE_LOG_PRIVATE=1 needs MOVIE_LOG_TOKEN: without a token no one could read',
+      `MOVIE_LOG_PRIVATE=${env.MOVIE_LOG_PRIVATE?.trim()} needs MOVIE_LOG_TOKEN: without a token no one could read`,
     )
   }
   const maxStreams = Number(env.MOVIE_LOG_MAX_STREAMS || 256)
@@ -87,13 +89,34 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     host: env.HOST || '127.0.0.1',
     storeUrl: env.MOVIE_LOG_STORE || 'sqlite://./data/movies.sqlite',
     token: env.MOVIE_LOG_TOKEN || undefined,
-    private: env.MOVIE_LOG_PRIVATE === '1',
+    private: readsPrivate,
     corsOrigins: origins?.includes('*') ? '*' : origins?.length ? origins : undefined,
     ...(users && { users }),
     ...(hosts && { hosts }),
     maxStreams,
     ...(timeZone && { timeZone }),
   }
+}
+
+const FLAG_VALUES = new Map([
+  ...['1', 'true', 'yes', 'on'].map((word) => [word, true] as const),
+  ...['0', 'false', 'no', 'off', ''].map((word) => [word, false] as const),
+])
+
+/**
+ * A yes-or-no setting, read as every one is: unset or empty is no; the usual spellings of yes
+ * and no in any case, around spaces; anything else stops the start rather than be read as no
+ * (`MOVIE_LOG_PRIVATE=true` left the diary readable by anyone).
+ */
+function flagOf(env: NodeJS.ProcessEnv, name: string): boolean {
+  const value = env[name]
+  const flag = FLAG_VALUES.get(value?.trim().toLowerCase() ?? '')
+  if (flag === undefined) {
+    throw new ConfigError(
+      `${name} must be 1 (or true, yes, on) or 0 (or false, no, off), not '${value}'`,
+    )
+  }
+  return flag
 }
 
 /** The items of a comma-separated setting, or undefined when it names none. */

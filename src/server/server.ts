@@ -123,10 +123,12 @@ export async function startServer(
   const stopLogging = requestLog.follow(listener.server)
   const url = new URL('/movies', listener.url).href
   const people = config.users ? `, a household of ${config.users.length}` : ''
+  // Said when on, so that a server started as private can be seen to be.
+  const reads = config.private ? ', reads private' : ''
   // The API's URL first (what scripts read), then the page's, for the person who started it.
   const page = new URL('/', listener.url).href
   log(
-    `movie-log listening on ${url} (store: ${redact(config.storeUrl)}${people}), the diary at ${page}`,
+    `movie-log listening on ${url} (store: ${redact(config.storeUrl)}${people}${reads}), the diary at ${page}`,
   )
   return {
     url,
