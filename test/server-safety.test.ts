@@ -1,7 +1,9 @@
 // Issue 37, the server's items: store URLs printed with their passwords (3), DNS rebinding (4),
 // unbounded streams (5), and a SQLite folder that cannot be made spinning a core forever (9).
-import { request as httpRequest } from 'node:http'
+import { createServer, request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { platform } from 'node:os'
+import { toNodeHandler } from 'h3/node'
 import { createMovieLog, type MovieLog } from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
 import { describe, expect, it, vi } from 'vitest'
@@ -9,10 +11,11 @@ import { redact } from '../src/core/store-url'
 import { openSqliteDriver } from '../src/drivers/sqlite'
 import { ConfigError, configFromEnv } from '../src/server/config'
 import { hostFilter } from '../src/server/hosts'
-import { createApp } from '../src/server/server'
+import { createApp, startServer } from '../src/server/server'
 import { explainStoreFailure } from '../src/server/start-errors'
 import { openCheckedLog } from '../src/server/store'
 import { aMovie } from './_movies'
+import { freePort } from './_ports'
 import { childrenOfEachTest } from './_server-client'
 
 describe('a store URL as it is printed (issue 37 item 3)', () => {
@@ -143,6 +146,72 @@ describe('the Host a server answers (issue 37 item 4)', () => {
     expect(added.headers.get('location')).toMatch(/^http:\/\/movies\.home:3000\/movies\//)
     expect((await request('evil.example', '/movies')).status).toBe(421)
     expect((await appAt({ host: '0.0.0.0' })('anything.example', '/movies')).status).toBe(200)
+  })
+})
+
+describe('Host checks, again (issue 61 item 6)', () => {
+  /** The status of a GET with `host` as its Host header, through Node as a server gets it. */
+  async function statusFor(config: { host?: string; hosts?: string[] }, hosts: string[]) {
+    const server = createServer(toNodeHandler(createApp(createMovieLog(), config)))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const statuses: string[] = []
+    for (const host of hosts) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const sent = httpRequest({ host: '127.0.0.1', port, path: '/movies', headers: { host } })
+        sent.on('response', (response) => {
+          response.resume()
+          resolve(`${host} ${response.statusCode} ${response.headers['content-type']}`)
+        })
+        sent.on('error', reject)
+        sent.end()
+      })
+      statuses.push(answer)
+    }
+    await new Promise((resolve) => server.close(resolve))
+    return statuses
+  }
+
+  it('a Host no URL can be made of is 400 problem+json, bound to loopback or not', async () => {
+    const bad = ['127.0.0.1:99999', 'xn--localhost', 'localhost:99999']
+    for (const config of [{}, { host: '0.0.0.0' }]) {
+      expect(await statusFor(config, bad)).toEqual(
+        bad.map((host) => `${host} 400 application/problem+json`),
+      )
+    }
+  })
+
+  it.each([
+    ['*', 'is not a host name: name each host'],
+    ['http://movies.home', 'is a URL'],
+    ['movies.home nas.local', 'is not one host name: separate host names with commas'],
+    ['movies.home;nas.local', 'is not one host name'],
+    ['movies.home.', 'ends in a dot'],
+    ['[::ffff:127.0.0.1]', "is written '[::ffff:7f00:1]' in requests"],
+    ['movies_home!', 'is not a host name or address'],
+  ])('refuses the MOVIE_LOG_HOSTS entry %j at start, naming it', (entry, why) => {
+    expect(() => configFromEnv({ MOVIE_LOG_HOSTS: `nas.local, ${entry}` })).toThrow(
+      `MOVIE_LOG_HOSTS: '${entry}' ${why}`,
+    )
+  })
+
+  it('takes names, addresses and ports as requests write them', () => {
+    const hosts = 'Movies.Home, nas.local:8080, 192.168.1.20, [fd00::1]:3000, my_nas'
+    expect(configFromEnv({ MOVIE_LOG_HOSTS: hosts }).hosts).toHaveLength(5)
+  })
+
+  it('HOST=[::1] binds ::1, as HOST=::1 does', async () => {
+    expect(configFromEnv({ HOST: '[::1]' }).host).toBe('::1')
+    const config = configFromEnv({ HOST: '[::1]', PORT: String(await freePort()) })
+    const server = await startServer({ ...config, storeUrl: 'memory://' }, () => {})
+    try {
+      expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+\/movies$/)
+      expect((await fetch(server.url)).status).toBe(200)
+      const v4 = server.url.replace('[::1]', '127.0.0.1')
+      await expect(fetch(v4)).rejects.toThrow()
+    } finally {
+      await server.close()
+    }
   })
 })
 

@@ -21,6 +21,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { checkHttpOptions, type MovieLogAction } from '../http/options'
+import { hostEntryProblem } from './hosts'
 import { parseUsers, type User } from './users'
 
 export interface ServerConfig {
@@ -81,12 +82,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     )
   }
   const hosts = listOf(env.MOVIE_LOG_HOSTS)
+  for (const entry of hosts ?? []) {
+    const problem = hostEntryProblem(entry)
+    if (problem) throw new ConfigError(`MOVIE_LOG_HOSTS: '${entry}' ${problem}`)
+  }
   const origins = env.MOVIE_LOG_CORS_ORIGINS?.split(',')
     .map((origin) => origin.trim())
     .filter(Boolean)
   return {
     port,
-    host: env.HOST || '127.0.0.1',
+    // An IPv6 address may be written as in a URL ([::1]): listhen binds the bare one.
+    host: env.HOST?.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
     storeUrl: env.MOVIE_LOG_STORE || 'sqlite://./data/movies.sqlite',
     token: env.MOVIE_LOG_TOKEN || undefined,
     private: readsPrivate,

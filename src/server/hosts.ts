@@ -50,3 +50,43 @@ export function isLoopback(name: string): boolean {
   const mapped = /^\[::ffff:(.+)\]$/.exec(name)?.[1]
   return mapped !== undefined && IPV4_LOOPBACK.test(mapped)
 }
+
+// A host name or address as a browser writes it in Host, with a port or not.
+const HOST_ENTRY = /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(\.[a-z0-9_-]+)*)(:\d{1,5})?$/
+
+/**
+ * Why a MOVIE_LOG_HOSTS entry can never match a request's host, or undefined when it can: an
+ * entry is compared with the host as the request's URL writes it, so a wildcard, a URL, a list
+ * separated by spaces or semicolons, a name ending in a dot (srvx refuses such a Host) or an
+ * address written otherwise (`[::ffff:127.0.0.1]` is `[::ffff:7f00:1]` there) would sit in the
+ * setting, never answered.
+ *
+ * @example
+ * ```ts
+ * hostEntryProblem('movies.example') // undefined
+ * hostEntryProblem('*') // 'is not a host name: name each host (…)'
+ * ```
+ */
+export function hostEntryProblem(entry: string): string | undefined {
+  const name = entry.toLowerCase()
+  if (name === '*') {
+    return 'is not a host name: name each host (bound to an address that is not loopback, with MOVIE_LOG_HOSTS unset, every host is answered)'
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//.test(name)) return 'is a URL: give its host name alone'
+  if (/[\s;]/.test(name)) return 'is not one host name: separate host names with commas'
+  if (name.endsWith('.') || /\.:\d+$/.test(name)) {
+    return 'ends in a dot, which no request is answered for: write the name without it'
+  }
+  let written: string | undefined
+  try {
+    written = new URL(`http://${name}`).host
+  } catch {
+    written = undefined
+  }
+  if (!HOST_ENTRY.test(name) || written === undefined) {
+    return 'is not a host name or address (as movies.example, 192.168.1.20 or [fd00::1])'
+  }
+  if (hostName(written) !== hostName(name))
+    return `is written '${written}' in requests: write it so`
+  return undefined
+}

@@ -35,6 +35,8 @@ const MISDIRECTED = problemReply(
   'This server does not answer for that host name: set MOVIE_LOG_HOSTS to name it.',
 )
 
+const BAD_HOST = problemReply(400, 'The Host header is not a host name and port.')
+
 /**
  * The h3 app: the log at /movies, the diary page at / (a pointer to the log for JSON), /docs.
  * With `config.users`, `log` is many logs (`createMovieLogs`): each request reaches the diary
@@ -61,9 +63,16 @@ export function createApp(
   // Every route, the page and /docs too: a page reached by DNS rebinding reads them all. The
   // URL's host is the Host header's (a request without one: the address it reached).
   const hostAllowed = hostFilter(config.host ?? '127.0.0.1', config.hosts)
-  if (hostAllowed) {
-    app.use((event) => (hostAllowed(event.url.host) ? undefined : toWebResponse(MISDIRECTED)))
-  }
+  app.use((event) => {
+    let host: string
+    try {
+      host = event.url.host
+    } catch {
+      // A Host no URL can be made of (a port past 65535, a bad xn-- label): the client's error.
+      return toWebResponse(BAD_HOST)
+    }
+    return hostAllowed && !hostAllowed(host) ? toWebResponse(MISDIRECTED) : undefined
+  })
   // People get the diary page at / and the API reference at /docs; programs, the pointer.
   addSite(app, () => diaryPage(), { name: 'movie-log', movies: '/movies' })
   app.all('/', () =>
