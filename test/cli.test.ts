@@ -74,3 +74,24 @@ it('refuses an option a subcommand does not take, naming it, with exit code 2', 
   await refused(['stats', '-json'], "unknown option '-json': movie-log stats takes --store")
   await refused(['--store=memory://', 'stats'], "unknown option '--store': movie-log takes no")
 })
+
+// Issue 61 item 6: `--url 'https://h/movies?x=1'` printed addresses whose token was x's value
+// (and so logged in full); a fragment kept the token from being sent; javascript: was taken.
+it.each([
+  ['https://h.example/movies?x=1', 'has a query (?): the webhook URLs add their own (?token=)'],
+  ['https://h.example/movies?', 'has a query (?)'],
+  ['https://h.example/movies#top', 'has a fragment (#)'],
+  ['javascript:alert(1)', 'is not an http:// or https:// URL'],
+])(
+  "user webhooks and user add refuse --url '%s' with exit code 2, saying why",
+  async (url, why) => {
+    for (const args of [
+      ['user', 'webhooks', '--users', '/nonexistent/users', '--url', url],
+      ['user', 'add', 'bob', '--users', '/nonexistent/users', '--url', url],
+    ]) {
+      const cli = launch(process.execPath, [CLI, ...args], {})
+      expect(await cli.exited, args.join(' ')).toBe(2)
+      expect(cli.lines.join('\n')).toContain(`--url: '${url}' ${why}`)
+    }
+  },
+)

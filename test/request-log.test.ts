@@ -68,3 +68,24 @@ describe('the example server request log', () => {
     expect(b.lines).toHaveLength(2)
   })
 })
+
+// Issue 61 item 6: the real token was printed for near misses of `token`, which are the token
+// typed in the wrong place all the same.
+describe('the request log hides tokens', () => {
+  it.each([
+    ['/s?token=T0KEN', '/s?token=***'],
+    ['/s?TOKEN=T0KEN', '/s?TOKEN=***'],
+    ['/s?Token=T0KEN&x=1', '/s?Token=***&x=1'],
+    ['/s?access_token=T0KEN', '/s?access_token=***'],
+    ['/s?x=1&amp;token=T0KEN', '/s?x=1&amp;token=***'],
+    ['/s?x=1;token=T0KEN', '/s?x=1;token=***'],
+    ['/s?%74oken=T0KEN', '/s?%74oken=***'],
+    ['/s?api_key=T0KEN&secret=T0KEN', '/s?api_key=***&secret=***'],
+    ['/s?x=1&sort=title', '/s?x=1&sort=title'],
+  ])('%s is logged as %s', async (path, shown) => {
+    const server = await loggedServer(201)
+    const line = await server.request('POST', path)
+    expect(line).toMatch(new RegExp(`^POST ${shown.replace(/[?*$]/g, '\\$&')} 201 `))
+    expect(line).not.toContain('T0KEN')
+  })
+})

@@ -21,14 +21,32 @@ const urlArg = {
     'the log as the media servers reach it (default: http://HOST:PORT/movies from HOST and PORT, as serve)',
 } as const
 
-/** The log's URL as media servers reach it: `--url`, else where `serve` listens. */
+/**
+ * The log's URL as media servers reach it: `--url`, else where `serve` listens. The addresses
+ * printed are this URL, a path and `?token=`: a query or a fragment in it would carry the token
+ * into another parameter or keep it from being sent, so both are refused, as is any scheme but
+ * http and https.
+ */
 function logUrl(url: string | undefined): string {
   const base = url || `http://${process.env.HOST || '127.0.0.1'}:${process.env.PORT || 3000}/movies`
+  let parsed: URL
   try {
-    return new URL(base).href.replace(/\/+$/, '')
+    parsed = new URL(base)
   } catch {
     throw new UsageError(`--url: '${base}' is not a URL`)
   }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`--url: '${base}' is not an http:// or https:// URL`)
+  }
+  if (parsed.href.includes('#')) {
+    throw new UsageError(`--url: '${base}' has a fragment (#): give the log's URL without one`)
+  }
+  if (parsed.href.includes('?')) {
+    throw new UsageError(
+      `--url: '${base}' has a query (?): the webhook URLs add their own (?token=), so give the log's URL without one`,
+    )
+  }
+  return parsed.href.replace(/\/+$/, '')
 }
 
 /** One line per source: `  plex      https://…/movies/scrobble/plex?token=…`. */

@@ -56,15 +56,23 @@ export function createRequestLog(log: (line: string) => void): RequestLog {
 }
 
 // A scrobble URL may carry its token as `?token=` (media servers cannot set headers): the log
-// shows that the parameter was there, never its value, however its name was percent-encoded.
+// shows that the parameter was there, never its value, however its name was percent-encoded or
+// cased. A near miss is the real token too, typed in the wrong place (`TOKEN=`, `access_token=`,
+// `&amp;token=`, `x=1;token=`): every name with a secret's word in it is hidden, and `;` is read
+// as a separator as well as `&`.
+const SECRET_NAME = /token|secret|passw|auth|key/i
+
 function withoutToken(url: string | undefined): string | undefined {
   const query = url?.indexOf('?') ?? -1
   if (url === undefined || query === -1) return url
-  const pairs = url
+  const parts = url
     .slice(query + 1)
-    .split('&')
-    .map((pair) => (nameOf(pair) === 'token' ? `${pair.split('=')[0]}=***` : pair))
-  return `${url.slice(0, query)}?${pairs.join('&')}`
+    .split(/([&;])/)
+    .map((part, index) => {
+      if (index % 2 === 1 || !SECRET_NAME.test(nameOf(part) ?? part)) return part
+      return `${part.split('=')[0]}=***`
+    })
+  return `${url.slice(0, query)}?${parts.join('')}`
 }
 
 function nameOf(pair: string): string | undefined {
