@@ -114,3 +114,41 @@ describe.each(HTTP_TARGETS)(
     })
   },
 )
+
+// Issue 61 item 6: stats said no-store while the list, a movie and the exports, which depend on
+// the token just as much, said nothing, so a shared cache could keep one person's diary.
+describe.each(HTTP_TARGETS)('Cache-Control of the reads: %s', (_name, createTarget) => {
+  const serve = servingWith(createTarget)
+
+  it('every read of the log is private, no-cache; a movie still revalidates by its ETag', async () => {
+    const { log, http } = await serve()
+    const movie = await log.addMovie(aMovie())
+    const reads: [string, RequestInit?][] = [
+      ['/movies'],
+      ['/movies?limit=1'],
+      ['/movies', { headers: { accept: 'application/x-ndjson' } }],
+      ['/movies', { headers: { accept: 'text/csv' } }],
+      ['/movies/stats'],
+      [`/movies/${movie.id}`],
+      [`/movies/${movie.id}`, { method: 'HEAD' }],
+      [`/movies/${movie.id}`, { headers: { 'if-none-match': etagOf(movie) } }],
+    ]
+    const answers: string[] = []
+    for (const [path, init] of reads) {
+      const response = await http.fetch(path, init)
+      await response.arrayBuffer()
+      answers.push(
+        `${init?.method ?? 'GET'} ${path} ${response.status} ${response.headers.get('cache-control')}`,
+      )
+    }
+    expect(answers).toEqual(
+      reads.map(
+        ([path, init], index) =>
+          `${init?.method ?? 'GET'} ${path} ${index === reads.length - 1 ? 304 : 200} private, no-cache`,
+      ),
+    )
+    // The document is the same for everyone: no `private`.
+    const document = await http.fetch('/movies/openapi.json')
+    expect(document.headers.get('cache-control')).toBe('no-cache')
+  })
+})

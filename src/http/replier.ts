@@ -28,6 +28,9 @@ import { createStreamLimit } from './stream-limit'
 // from there would load the document's code with every handler.
 const OPENAPI_FILE = 'openapi.json'
 const STATS_PATH = 'stats'
+// Every read of the log may depend on who asks (authorize, owner): no shared cache keeps it, and
+// the browser's asks again each time, by the ETag where there is one (a 304 costs no body).
+const READ_CACHE = 'private, no-cache'
 const COLLECTION_METHODS = 'GET, HEAD, POST'
 const ITEM_METHODS = 'GET, HEAD, PATCH, DELETE'
 // The action `authorize` is asked about, per method (a Map: a method named `toString` is none).
@@ -222,6 +225,10 @@ export function createMovieLogReplier(
       if (reply.status >= 500) onError(error, request)
     }
     if (options.cors) addCorsHeaders(reply, options.cors, request.headers.get('origin'))
+    const read = request.method === 'GET' || request.method === 'HEAD'
+    if (read && (reply.status === 200 || reply.status === 304)) {
+      reply.headers['cache-control'] ??= READ_CACHE
+    }
     // HEAD: the GET answer, headers and all, without its body.
     if (request.method === 'HEAD' && reply.body !== null) {
       if (typeof reply.body !== 'string') await reply.body.cancel()

@@ -179,6 +179,7 @@ export function createOpenApiReply(basePath: string): () => Reply {
   let text: string | undefined
   return () => {
     text ??= JSON.stringify(createOpenApiDocument(basePath))
-    return jsonReply(200, text, { vary: 'accept' })
+    // The same for everyone, unlike the log's reads: any cache may keep it, asking again.
+    return jsonReply(200, text, { vary: 'accept', 'cache-control': 'no-cache' })
   }
 }
