@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { toPageHandler } from 'movie-log/page'
 import { describe, expect, it } from 'vitest'
 import { createH3App } from '../examples/h3'
+import { expectProblem } from './_http-helpers'
 
 // movie-log/page without a browser: what toPageHandler answers, alone and mounted in an app.
 const get = (handler: (request: Request) => Promise<Response>, path: string, headers = {}) =>
@@ -63,11 +64,13 @@ describe('toPageHandler', () => {
   })
 
   it('answers 404 for anything else, 405 for writes, and HEAD without a body', async () => {
+    // Problem details, as every other error of the log (issue 61 item 6: a text/plain 404).
     for (const path of ['/diary/nope', '/diary/assets/nope.js', '/diary/assets/']) {
-      expect((await get(handler, path)).status, path).toBe(404)
+      const missing = await get(handler, path)
+      expect((await expectProblem(missing, 404)).detail, path).toBe('Not found.')
     }
     const post = await handler(new Request('http://app.test/diary/', { method: 'POST' }))
-    expect(post.status).toBe(405)
+    expect((await expectProblem(post, 405)).title).toBe('Method Not Allowed')
     expect(post.headers.get('allow')).toBe('GET, HEAD')
     const head = await handler(new Request('http://app.test/diary/', { method: 'HEAD' }))
     expect(head.status).toBe(200)

@@ -57,7 +57,9 @@ export function createPageServer(
   let prepared: Promise<Prepared | undefined> | undefined
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return new Response(null, { status: 405, headers: { allow: 'GET, HEAD', ...SAFE_HEADERS } })
+      return problem(405, 'Method Not Allowed', 'This resource answers GET, HEAD.', {
+        allow: 'GET, HEAD',
+      })
     }
     prepared ??= load().then((page) => page && prepare(page, base, mount, encode))
     const page = await prepared
@@ -77,8 +79,23 @@ export function createPageServer(
     }
     const asset = path.startsWith('/assets/') ? page?.assets.get(path.slice(8)) : undefined
     if (asset) return answer(asset, asset.type, IMMUTABLE)
-    return new Response('Not found', { status: 404, headers: SAFE_HEADERS })
+    return problem(404, 'Not Found', 'Not found.')
   }
+}
+
+// An error as the log answers its own (RFC 9457 problem details, src/http/problem.ts), written
+// here: the page's handler loads nothing of the HTTP layer.
+function problem(
+  status: number,
+  title: string,
+  detail: string,
+  headers: Record<string, string> = {},
+): Response {
+  const body = JSON.stringify({ type: 'about:blank', title, status, detail })
+  return new Response(body, {
+    status,
+    headers: { 'content-type': 'application/problem+json', ...headers, ...SAFE_HEADERS },
+  })
 }
 
 function prepare(page: DiaryPage, base: string, mount: PageMount, encode: Encoder): Prepared {
