@@ -79,6 +79,7 @@ describe('the request log hides tokens', () => {
     ['/s?access_token=T0KEN', '/s?access_token=***'],
     ['/s?x=1&amp;token=T0KEN', '/s?x=1&amp;token=***'],
     ['/s?x=1;token=T0KEN', '/s?x=1;token=***'],
+    ['/movies?x=1/scrobble/plex?token=T0KEN', '/movies?x=1/scrobble/plex?token=***'],
     ['/s?%74oken=T0KEN', '/s?%74oken=***'],
     ['/s?api_key=T0KEN&secret=T0KEN', '/s?api_key=***&secret=***'],
     ['/s?x=1&sort=title', '/s?x=1&sort=title'],

@@ -58,8 +58,9 @@ export function createRequestLog(log: (line: string) => void): RequestLog {
 // A scrobble URL may carry its token as `?token=` (media servers cannot set headers): the log
 // shows that the parameter was there, never its value, however its name was percent-encoded or
 // cased. A near miss is the real token too, typed in the wrong place (`TOKEN=`, `access_token=`,
-// `&amp;token=`, `x=1;token=`): every name with a secret's word in it is hidden, and `;` is read
-// as a separator as well as `&`.
+// `&amp;token=`, `x=1;token=`, and `?x=1/scrobble/plex?token=` from an address printed for a
+// `--url` with a query): every name with a secret's word in it is hidden, and `;` and a second
+// `?` are read as separators as well as `&`.
 const SECRET_NAME = /token|secret|passw|auth|key/i
 
 function withoutToken(url: string | undefined): string | undefined {
@@ -67,7 +68,7 @@ function withoutToken(url: string | undefined): string | undefined {
   if (url === undefined || query === -1) return url
   const parts = url
     .slice(query + 1)
-    .split(/([&;])/)
+    .split(/([&;?])/)
     .map((part, index) => {
       if (index % 2 === 1 || !SECRET_NAME.test(nameOf(part) ?? part)) return part
       return `${part.split('=')[0]}=***`
