@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createMovieLog } from 'movie-log'
@@ -81,6 +81,28 @@ describe('movie-log export, import and copy', () => {
     expect(failed.code).toBe(1)
     expect(JSON.parse(failed.stdout)).toMatchObject({ refused: 1, different: 1, verified: false })
     expect(failed.stderr).toMatch(/already in the log with other content/)
+  })
+
+  it('refuses a zip, and a hostile CSV header, in one line ending in a line break, storing nothing', () => {
+    // A Letterboxd export as it is downloaded: a zip of CSV files.
+    const zip = join(work, 'letterboxd-export.zip')
+    const entry = Buffer.from('Date,Name,Year\n')
+    writeFileSync(zip, Buffer.concat([Buffer.from('PK\x03\x04\x14\0\0\0\0\0'), entry]))
+    const header = join(work, 'hostile.csv')
+    writeFileSync(header, '"a\rb\u001b]0;pwned\u0007",title\n')
+    const store = `sqlite://${join(work, 'refusals.sqlite')}`
+    const zipped = movieLog(['import', zip, '--store', store])
+    expect([zipped.code, zipped.stdout, zipped.stderr]).toEqual([
+      1,
+      '',
+      `movie-log: ${zip} is a zip archive: movie-log import reads NDJSON or CSV; unzip it and import the file inside\n`,
+    ])
+    const hostile = movieLog(['import', header, '--store', store])
+    expect([hostile.code, hostile.stderr]).toEqual([
+      1,
+      "movie-log: line 1: the CSV header has 'a\\u000db\\u001b]0;pwned\\u0007': the columns are id,title,screenedDate,releaseYear,imdbLink,notes (or an IMDb ratings export)\n",
+    ])
+    expect(movieLog(['export', '--store', store]).stdout).toBe('')
   })
 
   it('exits 2 for a usage error: an unknown format, a malformed store URL, a missing argument', () => {

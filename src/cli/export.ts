@@ -1,13 +1,14 @@
 /** `movie-log export`: every movie, streamed a page at a time, as NDJSON, CSV or Letterboxd CSV. */
 
-import { once } from 'node:events'
-import { createWriteStream } from 'node:fs'
-import type { Writable } from 'node:stream'
+import { Readable, type Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { defineCommand } from 'citty'
 import { letterboxdHeader, letterboxdLines } from '../formats/letterboxd'
 import { movieCsvHeader, movieCsvLines } from '../formats/movie-csv'
 import type { Movie, MovieLog } from '../index'
+import { storeFilesOf } from '../store-urls'
 import { openLog, storeUrl } from './log-store'
+import { type OutFile, openOutFile } from './out-file'
 import { moviePages } from './pages'
 import { createProgress } from './progress'
 import { ownerArg, storeArg } from './store-arg'
@@ -39,15 +40,25 @@ export default defineCommand({
     },
   },
   run: async ({ args }) => {
-    const { log, close } = await openLog(storeUrl(args.store), args.owner)
-    const out: Writable = args.out ? createWriteStream(args.out) : process.stdout
+    const url = storeUrl(args.store)
+    const { log, close } = await openLog(url, args.owner)
     const progress = createProgress('exported')
+    let file: OutFile | undefined
     try {
-      const count = await writeExport(log, args.format as ExportFormat, out, (n) =>
-        progress.update(n),
+      file = args.out ? await openOutFile(args.out, await storeFilesOf(url)) : undefined
+      const count = await writeExport(
+        log,
+        args.format as ExportFormat,
+        file?.stream ?? process.stdout,
+        (n) => progress.update(n),
       )
+      await file?.commit()
       progress.end()
       if (process.stderr.isTTY) process.stderr.write(`exported ${count} movies\n`)
+    } catch (error) {
+      if (file) throw await file.discard(error)
+      // A reader that stopped reading (`movie-log export | head`) ends the export quietly.
+      if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error
     } finally {
       progress.end()
       await close()
@@ -59,8 +70,9 @@ export default defineCommand({
 export type ExportFormat = keyof typeof FORMATS
 
 /**
- * Writes every movie of `log` to `out` in `format`, a page at a time; ends a file stream (not
- * standard output). Resolves with how many movies were written.
+ * Writes every movie of `log` to `out` in `format`, a page at a time, as fast as `out` takes it;
+ * ends a file stream (not standard output). Resolves with how many movies were written; rejects
+ * with the first error of the store or of `out`, and then reads no further.
  */
 export async function writeExport(
   log: MovieLog,
@@ -70,20 +82,17 @@ export async function writeExport(
 ): Promise<number> {
   const { header, lines } = FORMATS[format]
   let count = 0
-  await write(out, header())
-  for await (const page of moviePages(log)) {
-    await write(out, lines(page))
-    count += page.length
-    onPage(count)
+  async function* chunks() {
+    const first = header()
+    if (first) yield first
+    for await (const page of moviePages(log)) {
+      yield lines(page)
+      count += page.length
+      onPage(count)
+    }
   }
-  if (out !== process.stdout) {
-    out.end()
-    await once(out, 'finish')
-  }
+  // The pipeline waits while `out` is behind (memory stays at about one page) and stops the
+  // pages when `out` fails.
+  await pipeline(Readable.from(chunks()), out, { end: out !== process.stdout })
   return count
-}
-
-/** Writes `text`, waiting while the reader is behind: memory stays at about one page. */
-async function write(out: Writable, text: string): Promise<void> {
-  if (text && !out.write(text)) await once(out, 'drain')
 }

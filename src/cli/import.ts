@@ -4,6 +4,7 @@ import { defineCommand } from 'citty'
 import { type ImportRowResult, importMovies } from '../index'
 import { EXIT, UsageError } from './exit'
 import { openLog, storeUrl } from './log-store'
+import { listed, printable } from './printable'
 import { createProgress } from './progress'
 import { IMPORT_FORMATS, type ImportFormat, readRows } from './read-rows'
 import { ownerArg, storeArg } from './store-arg'
@@ -57,12 +58,17 @@ export default defineCommand({
   },
 })
 
-/** `line 7: URL: is empty ...; Year: ...`, one refused row on one line. */
+/**
+ * `line 7: URL: is empty ...; Year: ...`, one refused row on one line. Field names come from
+ * the file: their control characters are escaped and a long one is cut, as are many issues.
+ */
 export function describeRefusal(row: ImportRowResult): string {
-  const issues = (row.issues ?? []).map((issue) =>
-    issue.path ? `${issue.path}: ${issue.message}` : issue.message,
+  const issues = listed(
+    row.issues ?? [],
+    ({ path, message }) => `${path ? `${printable(path)}: ` : ''}${printable(message, 500)}`,
+    { separator: '; ' },
   )
-  return `line ${row.line}: ${issues.join('; ')}`
+  return `line ${row.line}: ${issues}`
 }
 
 /** The size of the file to import, for the progress bar; a file that is not there is a usage error. */

@@ -5,7 +5,9 @@ import { parse } from 'csv-parse'
 import { isImdbHeader, movieFromImdb } from '../formats/imdb'
 import { MOVIE_CSV_COLUMNS, movieFromCsv } from '../formats/movie-csv'
 import type { ImportRow } from '../index'
+import { listed, printable } from './printable'
 import { readNdjson } from './read-ndjson'
+import { splitRecords } from './split-records'
 
 /** The formats `movie-log import` reads; `auto` tells them apart by the first bytes. */
 export const IMPORT_FORMATS = ['auto', 'ndjson', 'csv', 'imdb'] as const
@@ -23,13 +25,25 @@ export async function readRows(
   })
   const source = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>
   const first = await source.next()
+  if (!first.done && isZip(first.value)) {
+    input.destroy()
+    throw new Error(
+      `${file === '-' ? 'standard input' : file} is a zip archive: movie-log import reads NDJSON or CSV; unzip it and import the file inside`,
+    )
+  }
   // The first chunk, read to tell the format, goes back in front of the rest.
-  const stream = Readable.from(replay(first, source))
+  const chunks = replay(first, source)
   const head = first.done ? '' : first.value.toString('utf8', 0, 64).replace(/^\uFEFF/, '')
   const kind = format === 'auto' ? (/^\s*\{/.test(head) ? 'ndjson' : 'any-csv') : format
-  const rows = kind === 'ndjson' ? readNdjson(stream) : readCsv(stream, kind)
+  const rows = kind === 'ndjson' ? readNdjson(chunks) : readCsv(chunks, kind)
   return { rows, bytesRead: () => bytes }
 }
+
+// A zip's local file header (or the end record of an empty zip): PK\x03\x04, PK\x05\x06.
+const isZip = (head: Buffer) =>
+  head[0] === 0x50 &&
+  head[1] === 0x4b &&
+  ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))
 
 async function* replay(first: IteratorResult<Buffer>, rest: AsyncIterator<Buffer>) {
   if (first.done) return
@@ -37,36 +51,70 @@ async function* replay(first: IteratorResult<Buffer>, rest: AsyncIterator<Buffer
   for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value
 }
 
-/** Records of a CSV with their first line; the header (first record) decides what they are. */
-async function* readCsv(stream: Readable, kind: 'csv' | 'imdb' | 'any-csv') {
-  const parser = stream.pipe(
-    parse({ bom: true, info: true, raw: true, relax_column_count: true, skip_empty_lines: true }),
+/**
+ * Records of a CSV with their first line; the header (first record) decides what they are. The
+ * records are cut out first (splitRecords), which numbers their lines: one longer than any
+ * movie, or not UTF-8, is refused by its line and never reaches the parser.
+ */
+async function* readCsv(chunks: AsyncIterable<Buffer>, kind: 'csv' | 'imdb' | 'any-csv') {
+  const refused: ImportRow[] = []
+  // The line each record starts on, in order: the parser gives a record for each with a cell.
+  const lines: number[] = []
+  async function* records() {
+    for await (const piece of splitRecords(chunks, { quotes: true })) {
+      if ('refused' in piece) {
+        refused.push({ line: piece.line, issues: [{ path: '', message: piece.refused }] })
+      } else {
+        if (hasCells(piece.bytes, piece.line)) lines.push(piece.line)
+        yield piece.bytes
+      }
+    }
+  }
+  const parser = Readable.from(records()).pipe(
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true }),
   )
   let header: string[] | undefined
   let read = movieFromCsv
-  for await (const { record, info, raw } of parser as AsyncIterable<CsvRecord>) {
-    // info.lines is the record's last line: back up over the line breaks inside it.
-    const line = info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0)
+  for await (const record of parser as AsyncIterable<string[]>) {
+    const line = lines.shift() as number
+    // Records refused before this one, in the order of the file.
+    while (refused.length > 0 && (refused[0] as ImportRow).line < line) {
+      if (!header) throw headerRefused(refused[0] as ImportRow)
+      yield refused.shift() as ImportRow
+    }
     if (!header) {
       header = record.map((cell) => cell.trim())
-      read = pickReader(header, kind)
+      read = pickReader(header, kind, line)
       continue
     }
     yield { line, ...read(header, record) }
   }
+  if (!header && refused.length > 0) throw headerRefused(refused[0] as ImportRow)
+  yield* refused
 }
 
-interface CsvRecord {
-  record: string[]
-  info: { lines: number }
-  raw: string
+const headerRefused = ({ line, issues }: ImportRow) =>
+  new Error(`line ${line} (the CSV header): ${issues?.[0]?.message}`)
+
+/** Whether a record's bytes hold anything but line breaks (and, on line 1, a BOM). */
+function hasCells(bytes: Buffer, line: number): boolean {
+  const from = line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+  for (let at = from; at < bytes.length; at++) {
+    if (bytes[at] !== 0x0a && bytes[at] !== 0x0d) return true
+  }
+  return false
 }
 
-function pickReader(header: string[], kind: 'csv' | 'imdb' | 'any-csv') {
+function pickReader(header: string[], kind: 'csv' | 'imdb' | 'any-csv', line: number) {
+  const seen = new Set<string>()
+  const repeated = header.find((column) => seen.size === seen.add(column).size)
+  if (repeated !== undefined) {
+    throw new Error(`line ${line}: the CSV header has '${printable(repeated)}' more than once`)
+  }
   if (kind === 'imdb' || (kind === 'any-csv' && isImdbHeader(header))) {
     if (!isImdbHeader(header)) {
       throw new Error(
-        'line 1: not an IMDb ratings export (it needs the columns Const, Date Rated and URL)',
+        `line ${line}: not an IMDb ratings export (it needs the columns Const, Date Rated and URL)`,
       )
     }
     return movieFromImdb
@@ -76,7 +124,7 @@ function pickReader(header: string[], kind: 'csv' | 'imdb' | 'any-csv') {
   )
   if (unknown.length > 0) {
     throw new Error(
-      `line 1: the CSV header has ${unknown.map((c) => `'${c}'`).join(', ')}: the columns are ${MOVIE_CSV_COLUMNS.join(',')} (or an IMDb ratings export)`,
+      `line ${line}: the CSV header has ${listed(unknown, (c) => `'${printable(c)}'`)}: the columns are ${MOVIE_CSV_COLUMNS.join(',')} (or an IMDb ratings export)`,
     )
   }
   return movieFromCsv
