@@ -41,3 +41,56 @@ describe("the generic scrobble's unknown fields", () => {
     expect(((await response.json()) as { detail: string }).detail).toBe('Unknown field(s): rating.')
   })
 })
+
+describe("a Plex form's part past the limit", () => {
+  const BOUNDARY = '------------------------5f1d2c3b4a596877'
+  const part = (head: string, bytes: Uint8Array | string) => [
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; ${head}\r\n\r\n`,
+    bytes,
+    '\r\n',
+  ]
+  // The form as Plex sends it, its parts in the order given, in chunks of 16 KiB as a socket
+  // delivers them (a part's headers may be cut across two).
+  function form(...parts: (Uint8Array | string)[][]): Delivery {
+    const blob = new Blob([...parts.flat(), `--${BOUNDARY}--\r\n`] as BlobPart[])
+    let at = 0
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (at >= blob.size) return controller.close()
+        controller.enqueue(new Uint8Array(await blob.slice(at, at + 16 * 1024).arrayBuffer()))
+        at += 16 * 1024
+      },
+    })
+    return { headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body }
+  }
+  const thumb = (size: number) =>
+    part(
+      'name="thumb"; filename="thumb.jpg"\r\nContent-Type: image/jpeg',
+      new Uint8Array(size).fill(0xd9),
+    )
+  const payload = (padding = '') =>
+    part('name="payload"', JSON.stringify({ ...fixture('plex-movie-scrobble'), padding }))
+
+  it.each([
+    ['a thumb sent before the payload', () => form(thumb(200 * 1024), payload()), 'thumb'],
+    [
+      'the payload after a small thumb',
+      () => form(thumb(1024), payload('x'.repeat(100 * 1024))),
+      'payload',
+    ],
+    ['the payload, first', () => form(payload('x'.repeat(100 * 1024)), thumb(1024)), 'payload'],
+  ])('%s: 413 naming it', async (_what, delivery, name) => {
+    const { log, send } = serving({ maxBodyBytes: 64 * 1024 })
+    const response = await send('plex', delivery())
+    expect(response.status).toBe(413)
+    const { detail } = (await response.json()) as { detail: string }
+    expect(detail).toBe(`The '${name}' part is larger than the limit of 65536 bytes.`)
+    expect((await log.listMovies()).movies).toEqual([])
+  })
+
+  it('logs the movie when every part is within the limit, a thumb first', async () => {
+    const { log, send } = serving({ maxBodyBytes: 64 * 1024 })
+    expect((await send('plex', form(thumb(30 * 1024), payload()))).status).toBe(201)
+    expect((await log.listMovies()).movies).toHaveLength(1)
+  })
+})
