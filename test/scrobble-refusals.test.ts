@@ -3,6 +3,7 @@
 import { createMovieLog } from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
 import { describe, expect, it } from 'vitest'
+import { aMovie } from './_movies'
 import { type Delivery, fixture, genericDelivery, requestInit } from './_scrobble'
 
 function serving(options: Parameters<typeof toWebHandler>[1] = {}) {
@@ -10,7 +11,7 @@ function serving(options: Parameters<typeof toWebHandler>[1] = {}) {
   const handler = toWebHandler(log, options)
   const send = (source: string, delivery: Delivery) =>
     handler(new Request(`http://localhost/movies/scrobble/${source}`, requestInit(delivery)))
-  return { log, send }
+  return { log, send, handler }
 }
 
 describe("the generic scrobble's unknown fields", () => {
@@ -92,5 +93,44 @@ describe("a Plex form's part past the limit", () => {
     const { log, send } = serving({ maxBodyBytes: 64 * 1024 })
     expect((await send('plex', form(thumb(30 * 1024), payload()))).status).toBe(201)
     expect((await log.listMovies()).movies).toHaveLength(1)
+  })
+})
+
+describe("a client's Idempotency-Key never meets a scrobble's", () => {
+  const watch = { ...fixture('generic-movie') }
+  const imdbId = String(watch.imdbId)
+  const add = (handler: ReturnType<typeof serving>, key: string, title: string) =>
+    handler.handler(
+      new Request('http://localhost/movies', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(aMovie({ title })),
+      }),
+    )
+
+  it("shaped as a scrobble's own, it leaves that watch to be logged", async () => {
+    const served = serving()
+    // The key the route makes for this watch: its source, IMDb id and instant.
+    const at = new Date(String(watch.watchedAt)).toISOString()
+    const key = `scrobble:generic:${imdbId}:${at}`
+    const added = await add(served, key, 'Not the watch')
+    expect(added.status).toBe(201)
+    // The same key again replays the client's movie, as any key does.
+    const again = await add(served, key, 'Not the watch')
+    expect(again.status).toBe(201)
+    expect((await again.json()).id).toBe((await added.json()).id)
+    const scrobbled = await served.send('generic', genericDelivery(watch))
+    expect(scrobbled.status).toBe(201)
+    expect((await scrobbled.json()).title).toBe(watch.title)
+    expect((await served.log.listMovies()).movies).toHaveLength(2)
+  })
+
+  it('keys moved aside stay apart from the keys they could be mistaken for', async () => {
+    const served = serving()
+    const keys = ['x', 'client:x', 'client:client:x', 'scrobble:x', 'client:scrobble:x']
+    for (const [n, key] of keys.entries()) {
+      expect((await add(served, key, `Movie ${n}`)).status, key).toBe(201)
+    }
+    expect((await served.log.listMovies()).movies).toHaveLength(keys.length)
   })
 })
