@@ -154,6 +154,21 @@ export function describeWatchSuite(
       ])
     })
 
+    it('refuses an after later than any change the log made, naming it (issue 61)', async () => {
+      const log = await openLog()
+      const latest = await latestChangeOf(log)
+      // 20 digits: the form of a change id, past any a store made (a Redis id's ms too).
+      const forged = watch(log, '99999999999999999999')
+      await expect(forged.next()).rejects.toMatchObject({
+        name: 'InvalidPageRequestError',
+        issues: [{ path: expect.stringMatching(/^(after|lastEventId|Last-Event-ID)$/) }],
+      })
+      // The latest itself resumes, with nothing replayed.
+      const resumed = watch(log, latest)
+      const added = await log.addMovie(aMovie({ title: 'After the latest' }))
+      expect(await resumed.next()).toMatchObject({ type: 'added', movie: added })
+    })
+
     it('reports a new log’s changes from its first, as they are, never a reset', async () => {
       // The watch cannot be seen to begin: adds until it reports one. Begun before the first
       // add, it reports that one (a watch begun later starts after an add: tried again).

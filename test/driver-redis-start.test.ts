@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import KeyvRedis, { createCluster } from '@keyv/redis'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
@@ -17,6 +19,7 @@ import { tempFolders } from './_temp'
 // Opening the Redis driver: URLs, versions, failures, fail-fast and reconnecting, a caller's client.
 const options = { namespace: 'movie-log-start-test', connectTimeoutMs: 500 }
 const movie = { ...aMovie(), notes: '', id: 'id-1' } as Movie
+const exec = promisify(execFile)
 
 describe('Redis driver: what it refuses and what it calls a store failure', () => {
   it('refuses a database that is not a number, naming it, the password hidden', async () => {
@@ -188,6 +191,41 @@ describeWith('redis-server', 'Redis driver on a private Redis', () => {
     expect((error as Error).message).toMatch(/WRONGPASS/)
     expect((error as Error).message).not.toContain('wrong-s3cret')
     expect(classifyRedisFailure(error)?.reason).toBe('auth-failed')
+  })
+
+  it('says a password changed while it runs was refused, not that Redis is unreachable (issue 61)', async () => {
+    const redis = await startPrivateRedis(undefined, ['--requirepass', 'before'])
+    running.push(redis)
+    const driver = await open(`redis://:before@127.0.0.1:${redis.port}`)
+    expect(await driver.log('').put(movie)).toBe(true)
+    // The password changed, and the driver's connection dropped (as a restart or a proxy would):
+    // it reconnects with the old one.
+    const cli = ['-p', String(redis.port), '-a', 'before', '--no-auth-warning']
+    await exec('redis-cli', [...cli, 'CONFIG', 'SET', 'requirepass', 'after'])
+    await exec('redis-cli', [
+      ...cli.slice(0, 2),
+      '-a',
+      'after',
+      '--no-auth-warning',
+      'CLIENT',
+      'KILL',
+      'TYPE',
+      'normal',
+      'SKIPME',
+      'yes',
+    ])
+    const reasonOf = async () => {
+      const error = await driver
+        .log('')
+        .get(movie.id)
+        .then(
+          () => undefined,
+          (caught: unknown) => caught,
+        )
+      return error === undefined ? 'answered' : driver.classifyFailure(error)?.reason
+    }
+    // The first call may meet the closed socket; once a reconnect was refused, every one says so.
+    await expect.poll(reasonOf, { timeout: 10_000, interval: 100 }).toBe('auth-failed')
   })
 
   it('refuses a Redis Cluster node at open, which one client cannot serve every slot from', async () => {

@@ -77,6 +77,22 @@ describe.each(HTTP_TARGETS)('HTTP safety: %s', (_name, createTarget: HttpTargetF
     expect(problem.errors).toEqual([{ parameter: 'Last-Event-ID', detail: expect.any(String) }])
   })
 
+  it('refuses a well-formed Last-Event-ID later than any the feed issued, never echoed (issue 61)', async () => {
+    const { log, http } = await serve()
+    await log.addMovie(aMovie())
+    for (const [name, init] of [
+      ['Last-Event-ID', { headers: { 'last-event-id': '99999999999999999999' } }],
+      ['lastEventId', { query: '?lastEventId=12345678901234567890' }],
+    ] as const) {
+      const query = 'query' in init ? init.query : ''
+      const headers = { accept: 'text/event-stream', ...('headers' in init ? init.headers : {}) }
+      const response = await refusedFeed(await http.fetch(`/movies${query}`, { headers }))
+      const problem = await expectProblem(response, 400)
+      expect(problem.errors).toEqual([{ parameter: name, detail: expect.any(String) }])
+      expect(JSON.stringify(problem)).not.toMatch(/99999999999999999999|12345678901234567890/)
+    }
+  })
+
   it.each(FORGED_CURSORS)('refuses the forged cursor %s with 400 (issue 37, 7)', async (cursor) => {
     const { log, http } = await serve()
     await log.addMovie(aMovie())

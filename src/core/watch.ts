@@ -1,4 +1,5 @@
 import type { LogDriver, StoredChange } from './driver'
+import { InvalidPageRequestError } from './errors'
 
 /**
  * A change a watch reports: a movie `added`, `updated` (each with the movie as stored) or
@@ -29,7 +30,8 @@ export interface WatchOptions {
   /**
    * Report the changes after this one (a change's `id`): exactly those, in order, then the
    * new ones; a `reset` first when the history kept no longer reaches it. Without it (or
-   * `''`), the changes from now on.
+   * `''`), the changes from now on. One later than the latest change the log has made is none
+   * of its changes: the watch fails with an `InvalidPageRequestError` naming `after`.
    */
   after?: string
   /** Ends the watch when it aborts: the iteration stops, as after a `break`. */
@@ -110,7 +112,14 @@ function openWatch(
       signal?.addEventListener('abort', close)
       try {
         stop = source.onChange(wake)
-        return after ?? (await source.log.latestChange())
+        const latest = await source.log.latestChange()
+        if (after === undefined) return latest
+        if (latest !== undefined && isLaterChange(after, latest)) {
+          throw new InvalidPageRequestError([
+            { path: 'after', message: 'is not a change of this log: it is later than its latest' },
+          ])
+        }
+        return after
       } catch (error) {
         close()
         throw error
@@ -170,4 +179,19 @@ function openWatch(
   }
   starts.set(iterator, begin)
   return iterator
+}
+
+/**
+ * The form of the ids every store gives its changes: a number (memory, SQL) or a Redis stream
+ * id `ms-seq`, compared as numbers part by part. An id of another form is left to the store.
+ */
+export const CHANGE_ID = /^(\d{1,20})(?:-(\d{1,20}))?$/
+
+function isLaterChange(id: string, latest: string): boolean {
+  const a = CHANGE_ID.exec(id)
+  const b = CHANGE_ID.exec(latest)
+  if (!a || !b) return false
+  const major = BigInt(a[1] as string) - BigInt(b[1] as string)
+  if (major !== 0n) return major > 0n
+  return BigInt(a[2] ?? 0) > BigInt(b[2] ?? 0)
 }

@@ -101,7 +101,7 @@ export function checkRedisServer(info: string, label: string, cluster = false): 
  * connect timeout, and a backoff up to 2 s between reconnects. It connects once, here, waiting
  * up to `connectTimeoutMs` for it to be ready or fail; a Redis that is not there yet is no error
  * (calls fail until it is).
- * `unavailable()` then says why a call failed while the client was not ready: the first error
+ * `unavailable()` then says why a call failed while the client was not ready: the latest error
  * since it last was (refused, unknown host, wrong password), password hidden.
  */
 export async function openRedisClient(
@@ -126,10 +126,12 @@ export async function openRedisClient(
     },
   }) as unknown as RedisClient
   // node-redis raises an error event for every failed connect; without a listener it would
-  // end the process. The first since the client was last ready says why it is not.
+  // end the process. The latest since the client was last ready says why it is not: the first
+  // is often the socket that closed, where the reconnects that followed say why they fail (a
+  // password changed meanwhile: WRONGPASS, not "unreachable").
   let why: unknown
   client.on('error', (error) => {
-    why ??= error
+    why = error
   })
   client.on('ready', () => {
     why = undefined

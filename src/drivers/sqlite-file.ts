@@ -1,5 +1,6 @@
-import { mkdir, stat } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { mkdir, open, stat } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { UnsupportedStoreError } from '../core/errors'
 
 /** Which library a `sqlite://` store runs on: the runtime's own, or the sqlite3 package. */
@@ -8,7 +9,8 @@ export type SqliteChoice = 'builtin' | 'sqlite3'
 /**
  * The file a `sqlite://` URL names, absolute, and the library its `?client=` asks for. That is
  * the one parameter it takes: any other (`?mode=ro`, a `?namespace=` meant for the log's
- * options) is refused, where it would have become part of the file's name.
+ * options) is refused, where it would have become part of the file's name. A path that starts
+ * with `~/` is in the home folder, as a shell reads it (no shell expands it inside a URL).
  */
 export function parseSqliteUrl(url: string): { path: string; choice?: SqliteChoice } {
   const rest = url.replace(/^sqlite:\/\//i, '')
@@ -36,11 +38,26 @@ export function parseSqliteUrl(url: string): { path: string; choice?: SqliteChoi
       `The store URL '${url}' asks for client '${choice}': client is builtin or sqlite3`,
     )
   }
-  return { path: resolve(file), choice }
+  return { path: /^~[/\\]/.test(file) ? join(homedir(), file.slice(2)) : resolve(file), choice }
 }
 
 /**
- * Creates `folder` and its missing parents, one level at a time. Node's recursive mkdir retries
+ * Makes the SQLite file at `path` if it is missing, readable and writable by its owner alone
+ * (0600, as the users file is), and its missing folders (0700): SQLite would make the file 0644
+ * and Node the folders 0755, readable by every local user. Its WAL and shared-memory files take
+ * the file's permissions. A file or folder that exists is left as it is.
+ */
+export async function makeFile(path: string): Promise<void> {
+  await makeFolder(dirname(path))
+  const made = await open(path, 'wx', 0o600).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === 'EEXIST') return undefined
+    throw error
+  })
+  await made?.close()
+}
+
+/**
+ * Creates `folder` and its missing parents (0700), one level at a time. Node's recursive mkdir retries
  * forever, one core at 100%, where mkdir answers ENOENT for a folder whose parent exists
  * (`/proc/nope`): here that ENOENT is the answer.
  */
@@ -56,7 +73,7 @@ export async function makeFolder(folder: string): Promise<void> {
     }
   }
   for (const each of missing) {
-    await mkdir(each).catch((error: unknown) => {
+    await mkdir(each, { mode: 0o700 }).catch((error: unknown) => {
       // Made meanwhile by another process opening the same store: as good as made here.
       if ((error as { code?: unknown }).code !== 'EEXIST') throw error
     })

@@ -3,7 +3,7 @@
  * log, and a busy timeout to wait for another writer's lock), on the runtime's own SQLite or the
  * sqlite3 package, writes that arrive together committed together.
  */
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import type { Database } from 'sqlite3'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
@@ -15,7 +15,7 @@ import { OLDER_HISTORY_TRIGGERS, SQLITE_HISTORY_OF_EDITS, schemaStatements } fro
 import { isDuplicateColumn, OLDER_TERMS_TRIGGERS } from './sql-terms'
 import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
 import type { SqliteClient } from './sqlite-client'
-import { makeFolder, openFailure, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
+import { makeFile, openFailure, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
 import { createGroupCommit } from './sqlite-group'
 import { openPoller } from './sqlite-poller'
 import { hasTriggerAs, rewriteOlderTriggers } from './sqlite-triggers'
@@ -60,7 +60,7 @@ async function openSqliteFile(
 ): Promise<StoreDriver> {
   const open = await sqliteOpener(choice)
   try {
-    await makeFolder(dirname(path))
+    await makeFile(path)
   } catch (error) {
     throw openFailure(`cannot create the SQLite file ${path}: ${(error as Error).message}`, error)
   }

@@ -8,6 +8,10 @@ import { imdbIdOf, instantOf, isObject, type Scrobble, type WatchTime } from './
 const FIELDS = new Set(['imdbId', 'imdbLink', 'title', 'releaseYear', 'watchedAt', 'notes'])
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/
 const LINKED_ID = /\/title\/(tt\d+)/
+// Unknown fields named in the answer, and characters shown of each: a payload of a million
+// made-up keys gets a short answer, not all of them read back.
+const UNKNOWN_NAMED = 10
+const NAME_SHOWN = 40
 
 /** Reads one generic scrobble; every field problem is named at once. */
 export function readGeneric(payload: unknown): Scrobble {
@@ -15,7 +19,10 @@ export function readGeneric(payload: unknown): Scrobble {
     return { kind: 'malformed', detail: 'The scrobble must be a JSON object.' }
   const unknown = Object.keys(payload).filter((field) => !FIELDS.has(field))
   if (unknown.length > 0) {
-    return { kind: 'malformed', detail: `Unknown field(s): ${unknown.join(', ')}.` }
+    const named = unknown.slice(0, UNKNOWN_NAMED).map(shortened).join(', ')
+    const more = unknown.length - UNKNOWN_NAMED
+    const rest = more > 0 ? ` and ${more} more` : ''
+    return { kind: 'malformed', detail: `Unknown field(s): ${named}${rest}.` }
   }
   const watched = watchTimeOf(payload.watchedAt)
   if (!watched) {
@@ -39,6 +46,9 @@ export function readGeneric(payload: unknown): Scrobble {
     notes: (payload.notes as string | undefined) ?? 'Scrobbled from a webhook',
   }
 }
+
+const shortened = (name: string): string =>
+  name.length > NAME_SHOWN ? `${name.slice(0, NAME_SHOWN)}…` : name
 
 function watchTimeOf(value: unknown): WatchTime | undefined {
   if (typeof value === 'string' && LOCAL_TIME.test(value)) return { local: value }

@@ -4,7 +4,7 @@
  */
 import { InvalidPageRequestError } from '../core/errors'
 import type { MovieLog } from '../core/movie-log'
-import { type LogChange, watchStartOf } from '../core/watch'
+import { CHANGE_ID, type LogChange, watchStartOf } from '../core/watch'
 import { movieJson } from './movie-json'
 import type { Reply } from './reply'
 
@@ -36,11 +36,15 @@ export async function changeFeed(
   url: URL,
   settings: FeedSettings,
 ): Promise<Reply> {
-  const after = resumeAfter(request, url)
+  const { after, path } = resumeAfter(request, url)
   const ended = new AbortController()
   const end = () => ended.abort()
   const changes = log.watch({ after, signal: ended.signal })[Symbol.asyncIterator]()
-  const start = await watchStartOf(changes)
+  const start = await watchStartOf(changes)?.catch((error: unknown) => {
+    // An id later than any the log made: refused by the name the client gave it.
+    if (!InvalidPageRequestError.is(error)) throw error
+    throw new InvalidPageRequestError([{ path, message: NOT_OURS }])
+  })
 
   let timer: ReturnType<typeof setInterval> | undefined
   const stop = () => {
@@ -110,22 +114,21 @@ export async function changeFeed(
   }
 }
 
-// The ids every store gives its changes: a number (memory, SQL) or a Redis stream id.
-const CHANGE_ID = /^\d{1,20}(?:-\d{1,20})?$/
-
 /**
  * The change a feed resumes after: the header first (a reconnecting EventSource keeps the URL
  * of its first connection). One that is no change id is refused by name, never written back.
  */
-function resumeAfter(request: Request, url: URL): string | undefined {
+function resumeAfter(request: Request, url: URL): { after?: string; path: string } {
   const header = request.headers.get('last-event-id')
   const [path, after] = header
     ? ['Last-Event-ID', header]
     : ['lastEventId', url.searchParams.get('lastEventId')]
-  if (!after) return undefined
-  if (CHANGE_ID.test(after)) return after
-  throw new InvalidPageRequestError([{ path, message: 'is not an event id of this feed' }])
+  if (!after) return { path }
+  if (CHANGE_ID.test(after)) return { after, path }
+  throw new InvalidPageRequestError([{ path, message: NOT_OURS }])
 }
+
+const NOT_OURS = 'is not an event id of this feed'
 
 const encoder = new TextEncoder()
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n')

@@ -13,12 +13,15 @@ const LISTING_PARAMETERS = ['sort', 'from', 'to', 'q'] as const
 /**
  * `GET /movies`: every movie as one JSON array (streamed a page at a time), or with `limit` or
  * `cursor` one page and a `Link` to the next; `sort`, `from`, `to` and `q` apply to both.
+ * `streamed` opens the whole list when it takes more than a page, as it does an export: it
+ * holds a connection and a store reader until its client has read it.
  */
 export async function listMovies(
   log: MovieLog,
   url: URL,
   maxPageSize: number,
   collectionUrl: string,
+  streamed: (open: () => Promise<Reply>) => Promise<Reply>,
 ): Promise<Reply> {
   const { searchParams } = url
   const listing: Pick<ListMoviesOptions, 'sort' | 'from' | 'to' | 'q'> = {}
@@ -33,7 +36,7 @@ export async function listMovies(
     const first = await log.listMovies({ ...listing, limit: STREAM_PAGE_SIZE })
     if (first.nextCursor === null) return jsonReply(200, moviesJson(first.movies), varyAccept())
     const headers = { 'content-type': JSON_TYPE, vary: 'accept' }
-    return { status: 200, headers, body: streamAllMovies(log, first) }
+    return streamed(async () => ({ status: 200, headers, body: streamAllMovies(log, first) }))
   }
   if (limitParameter !== null && !PAGE_PARAMETER.test(limitParameter)) {
     throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])

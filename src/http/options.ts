@@ -35,7 +35,10 @@ export interface MovieLogHttpOptions {
   ) => AuthorizeResult | Promise<AuthorizeResult>
   /** Browser origins allowed to call the log (CORS): a list, or `'*'`. Default: none. */
   cors?: CorsOrigins
-  /** Adds handled at once; past it, POST answers 503 with `Retry-After`. Default 256. */
+  /**
+   * Adds and scrobbles handled at once, each counted while its body is read; past it, they
+   * answer 503 with `Retry-After`. Default 256.
+   */
   maxConcurrentAdds?: number
   /**
    * With many logs (`createMovieLogs`): whose diary a request reaches, from the host's own
@@ -55,8 +58,10 @@ export interface MovieLogHttpOptions {
    */
   maxFeedBufferBytes?: number
   /**
-   * Streams open at once, exports (NDJSON, CSV) and change feeds together; past it, they answer
-   * 503 with `Retry-After`. A stream counts until it ends or its client goes away. Default 256.
+   * Streams open at once, exports (NDJSON, CSV), change feeds and full JSON lists of more than
+   * a page (streamed) together; with many owners, one owner holds at most half of them (rounded
+   * up). Past it, they answer 503 with `Retry-After`. A stream counts until it ends or its
+   * client goes away. Default 256.
    */
   maxStreams?: number
   /**

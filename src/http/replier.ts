@@ -11,6 +11,7 @@ import { exportReply } from './export'
 import { deleteMovie, readMovie, updateMovie } from './item'
 import { listMovies } from './list'
 import { checkHttpOptions, type MovieLogAction, type MovieLogHttpOptions } from './options'
+import { ownerLogs } from './owners'
 import { errorReply, problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply, toWebResponse } from './reply'
 import {
@@ -83,15 +84,11 @@ export function createMovieLogReplier(
   let openApiReply: (() => Reply) | undefined
   let scrobbles: Promise<typeof import('./scrobble')> | undefined
   let addsInFlight = 0
-  // Exports and change feeds, bounded together (./stream-limit.ts).
+  // Exports, change feeds and the full JSON list, bounded together (./stream-limit.ts).
   const streams = createStreamLimit(options.maxStreams ?? 256)
 
-  async function add(log: MovieLog, request: Request, url: URL): Promise<Reply> {
-    if (!isJsonContentType(request.headers.get('content-type'))) {
-      return problemReply(415, `Send the movie as ${JSON_TYPE} (charset utf-8, if any).`, {
-        'accept-post': JSON_TYPE,
-      })
-    }
+  // Adds and scrobbles, bounded together: each holds its body while it is read and stored.
+  async function adding(run: () => Promise<Reply>): Promise<Reply> {
     if (addsInFlight >= maxConcurrentAdds) {
       return problemReply(503, 'Too many movies are being added right now; try again shortly.', {
         'retry-after': '1',
@@ -99,6 +96,19 @@ export function createMovieLogReplier(
     }
     addsInFlight++
     try {
+      return await run()
+    } finally {
+      addsInFlight--
+    }
+  }
+
+  async function add(log: MovieLog, request: Request, url: URL): Promise<Reply> {
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      return problemReply(415, `Send the movie as ${JSON_TYPE} (charset utf-8, if any).`, {
+        'accept-post': JSON_TYPE,
+      })
+    }
+    return adding(async () => {
       const body = await readJsonBody(request, maxBodyBytes)
       if (!body.ok) {
         // A client past the size limit may still be sending: close rather than read the rest.
@@ -112,9 +122,7 @@ export function createMovieLogReplier(
         location: movieUrl(movie, url),
         etag: etagOf(movie),
       })
-    } finally {
-      addsInFlight--
-    }
+    })
   }
 
   async function scrobbleRoute(request: Request, url: URL, source: string): Promise<Reply> {
@@ -123,17 +131,20 @@ export function createMovieLogReplier(
     const crossSite = crossSiteRefusal(request, url, options.cors)
     if (crossSite) return crossSite
     const asked = withQueryToken(request, url)
-    const log = await logOf(asked)
+    const log = (await logOf(asked))?.log
     if (!log) return unauthenticated()
     const refusal = options.authorize && (await denied(asked, options.authorize, 'add'))
     if (refusal) return refusal
     // Loaded on the first scrobble, as the document is: most handlers never get one.
     scrobbles ??= import('./scrobble')
-    return (await scrobbles).scrobble(log, request, source, {
-      maxBodyBytes,
-      timeZone: options.timeZone,
-      movieUrl: (id) => movieUrl({ id }, url),
-    })
+    const { scrobble } = await scrobbles
+    return adding(() =>
+      scrobble(log, request, source, {
+        maxBodyBytes,
+        timeZone: options.timeZone,
+        movieUrl: (id) => movieUrl({ id }, url),
+      }),
+    )
   }
 
   async function denied(
@@ -184,8 +195,9 @@ export function createMovieLogReplier(
     if (crossSite) return crossSite
 
     const found = logOf(request)
-    const log = found instanceof Promise ? await found : found
-    if (!log) return unauthenticated()
+    const reached = found instanceof Promise ? await found : found
+    if (!reached) return unauthenticated()
+    const { log, owner } = reached
     const asked = stats ? 'list' : action
     const refusal = options.authorize && (await denied(request, options.authorize, asked))
     if (refusal) return refusal
@@ -203,16 +215,16 @@ export function createMovieLogReplier(
     }
     const listType =
       target.kind === 'collection' ? listTypeOf(request.headers.get('accept')) : undefined
-    if (listType === 'events') return streams(() => changeFeed(log, request, url, feed))
+    if (listType === 'events') return streams(owner, () => changeFeed(log, request, url, feed))
     const exported =
       (listType === 'ndjson' || listType === 'csv') &&
-      (await streams(() => exportReply(log, request, url)))
+      (await streams(owner, () => exportReply(log, request, url)))
     if (exported) return exported
     if (!acceptsJson(request.headers.get('accept'))) {
       return notAcceptable(target.kind === 'collection' ? LIST_TYPES_TEXT : JSON_TYPE)
     }
     return target.kind === 'collection'
-      ? listMovies(log, url, maxPageSize, collectionUrl(url))
+      ? listMovies(log, url, maxPageSize, collectionUrl(url), (whole) => streams(owner, whole))
       : readMovie(log, request, target.id)
   }
 
@@ -242,32 +254,6 @@ function unauthenticated(): Reply {
   return problemReply(401, 'Send credentials that allow this.', {
     'www-authenticate': 'Bearer realm="movie-log"',
   })
-}
-
-/**
- * The log a request reaches: the one log, or with many (`createMovieLogs`), the log of the
- * owner the host's `owner` function names; `undefined` when it names none (a 401).
- */
-function ownerLogs(
-  source: MovieLog | MovieLogs,
-  owner: MovieLogHttpOptions['owner'],
-): (request: Request) => MovieLog | Promise<MovieLog | undefined> {
-  const many = typeof (source as Partial<MovieLogs>).of === 'function'
-  if (many !== (owner !== undefined)) {
-    throw new TypeError(
-      many
-        ? 'movie-log: many logs (createMovieLogs) need options.owner, a function of the request that names its owner'
-        : 'movie-log: options.owner is for many logs: pass createMovieLogs(store), not one log',
-    )
-  }
-  // The one log at once: no turn of waiting for it on every request.
-  if (!many) return () => source as MovieLog
-  const logs = source as MovieLogs
-  const named = owner as NonNullable<MovieLogHttpOptions['owner']>
-  return async (request) => {
-    const name = await named(request)
-    return name === undefined ? undefined : logs.of(name)
-  }
 }
 
 /** The contract as a web-standard handler: `(request: Request) => Promise<Response>`. */

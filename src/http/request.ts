@@ -29,11 +29,22 @@ export function resolveTarget(pathname: string, basePath: string): Target {
   }
 }
 
-// The draft sends the key as a structured-field string ("..."); a bare token is taken as is.
+/** The start of the log's own Idempotency-Keys, a scrobble's (one per watch): never a client's. */
+export const SCROBBLE_KEY_PREFIX = 'scrobble:'
+const CLIENT_KEY_PREFIX = 'client:'
+
+/**
+ * A client's Idempotency-Key as the log keeps it. The draft sends the key as a structured-field
+ * string ("..."); a bare token is taken as is. A key that starts as the log's own do (or as the
+ * ones moved here) is moved under `client:`, so that no client's key meets a scrobble's: a key
+ * `scrobble:generic:tt…` would otherwise make that watch's scrobble a 422.
+ */
 export function parseIdempotencyKey(header: string | null): string | undefined {
   if (header === null) return undefined
   const quoted = /^"((?:[^"\\]|\\.)*)"$/.exec(header.trim())
-  return quoted ? (quoted[1] as string).replace(/\\(.)/g, '$1') : header.trim()
+  const key = quoted ? (quoted[1] as string).replace(/\\(.)/g, '$1') : header.trim()
+  const reserved = key.startsWith(SCROBBLE_KEY_PREFIX) || key.startsWith(CLIENT_KEY_PREFIX)
+  return reserved ? CLIENT_KEY_PREFIX + key : key
 }
 
 export function normaliseBasePath(basePath: string): string {

@@ -23,7 +23,7 @@ import { etagOf } from './conditions'
 import { isFormData, readFormPart } from './form-part'
 import { problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply } from './reply'
-import { isJsonContentType } from './request'
+import { isJsonContentType, SCROBBLE_KEY_PREFIX } from './request'
 
 const isScrobbleSource = (name: string): name is ScrobbleSource =>
   (SCROBBLE_SOURCES as readonly string[]).includes(name)
@@ -94,7 +94,7 @@ export async function scrobble(
   const when = 'local' in watchedAt ? watchedAt.local : new Date(watchedAt.instant).toISOString()
   let replayed = false
   const added = await log.addMovie(movie, {
-    idempotencyKey: `scrobble:${source}:${read.imdbId}:${when}`,
+    idempotencyKey: `${SCROBBLE_KEY_PREFIX}${source}:${read.imdbId}:${when}`,
     onReplay: () => {
       replayed = true
     },

@@ -1,35 +1,50 @@
 /**
- * The bound on a handler's open streams, exports (NDJSON, CSV) and live feeds together: each
- * holds a connection, a store reader and buffers for as long as its client keeps it open, so a
- * client that opens them by the hundred must not take the server's memory with it.
+ * The bound on a handler's open streams, exports (NDJSON, CSV), live feeds and the full JSON list
+ * together: each holds a connection, a store reader and buffers for as long as its client keeps
+ * it open, so a client that opens them by the hundred must not take the server's memory with it.
+ * With many owners, one owner holds at most half of them (rounded up), so that one person's
+ * feeds never lock the rest of a household out.
  */
 import { problemReply } from './problem'
 import type { Reply } from './reply'
 
-/** Opens a stream if fewer than the bound are open: else a 503 with `Retry-After`. */
+/**
+ * Opens a stream of `owner` (none for a handler of one log) if the bounds leave room: else a
+ * 503 with `Retry-After`.
+ */
 export type StreamLimit = <T extends Reply | undefined>(
+  owner: string | undefined,
   open: () => Promise<T>,
 ) => Promise<T | Reply>
 
 /**
- * A bound of `max` streams open at once. A stream counts from the moment it is asked for until
- * its body ends, fails or is cancelled (the client went away): a reply without a stream body
- * (an error, a HEAD) releases its place at once.
+ * A bound of `max` streams open at once, and of half of them (rounded up) per owner. A stream
+ * counts from the moment it is asked for until its body ends, fails or is cancelled (the client
+ * went away): a reply without a stream body (an error, a HEAD) releases its place at once.
  */
 export function createStreamLimit(max: number): StreamLimit {
+  const perOwner = Math.ceil(max / 2)
+  const owners = new Map<string, number>()
   let open = 0
-  return async (start) => {
-    if (open >= max) {
-      return problemReply(503, 'Too many exports and live feeds are open; try again shortly.', {
+  return async (owner, start) => {
+    const held = owner === undefined ? 0 : (owners.get(owner) ?? 0)
+    if (open >= max || held >= perOwner) {
+      const whose = open >= max ? '' : ' for this diary'
+      return problemReply(503, `Too many streams are open${whose}; try again shortly.`, {
         'retry-after': '5',
       })
     }
     open++
+    if (owner !== undefined) owners.set(owner, held + 1)
     let released = false
     const release = () => {
       if (released) return
       released = true
       open--
+      if (owner === undefined) return
+      const left = (owners.get(owner) ?? 1) - 1
+      if (left === 0) owners.delete(owner)
+      else owners.set(owner, left)
     }
     let reply: Awaited<ReturnType<typeof start>>
     try {

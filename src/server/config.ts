@@ -14,7 +14,7 @@
  *   MOVIE_LOG_HOSTS  comma-separated host names answered besides loopback ones (./hosts.ts)
  *                                                           default: bound to loopback, loopback
  *                                                           names only; else any
- *   MOVIE_LOG_MAX_STREAMS         exports and live feeds open at once  default 256
+ *   MOVIE_LOG_MAX_STREAMS         exports, live feeds and streamed lists open at once  default 256
  *   MOVIE_LOG_TIME_ZONE           the IANA zone a scrobble's watch is written in
  *                                                           default: the process's own zone
  */
@@ -38,7 +38,7 @@ export interface ServerConfig {
   users?: User[]
   /** Host names answered besides loopback ones (MOVIE_LOG_HOSTS): see ./hosts.ts. */
   hosts?: string[]
-  /** Exports and live feeds open at once; past it, 503 (MOVIE_LOG_MAX_STREAMS). */
+  /** Exports, live feeds and streamed lists open at once; past it, 503 (MOVIE_LOG_MAX_STREAMS). */
   maxStreams?: number
   /** The IANA zone scrobbles are written in (MOVIE_LOG_TIME_ZONE); else the process's own. */
   timeZone?: string
