@@ -74,6 +74,8 @@ describe.each(HTTP_TARGETS)('HTTP safety: %s', (_name, createTarget: HttpTargetF
     )
     const problem = await expectProblem(response, 400)
     expect(problem.errors).toEqual([{ parameter: 'Last-Event-ID', detail: expect.any(String) }])
+    // Issue 55 item 10: the detail said "The paging parameters are not valid".
+    expect(problem.detail).toBe('The Last-Event-ID header is not valid; see errors.')
   })
 
   it.each(FORGED_CURSORS)('refuses the forged cursor %s with 400 (issue 37, 7)', async (cursor) => {
