@@ -5,7 +5,7 @@ import type { ListMoviesOptions, MoviePage } from '../core/listing'
 import type { Movie } from '../core/movie'
 import type { AddMovieOptions, MovieLog } from '../core/movie-log'
 import type { MovieStats, StatsOptions } from '../core/stats'
-import type { LogChange, WatchOptions } from '../core/watch'
+import { type LogChange, setWatchStart, type WatchOptions, watchStartOf } from '../core/watch'
 import { errorFrom } from './errors'
 import { send } from './send'
 import type { FeedConnection } from './watch'
@@ -217,9 +217,11 @@ function feedOf(connection: FeedConnection, options: WatchOptions): AsyncIterato
     })
     return feed
   }
-  return {
+  const iterator: AsyncIterator<LogChange> = {
     next: async () => (await opened()).next(),
     return: async (value?: unknown) =>
       (await (await opened()).return?.(value)) ?? { done: true, value: undefined },
   }
+  setWatchStart(iterator, async () => watchStartOf(await opened()))
+  return iterator
 }
