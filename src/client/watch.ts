@@ -43,12 +43,9 @@ function openFeed(
   const end = () => ended.abort()
   // Where the watch starts, for watchStartOf: known at the first connection's first event.
   let started: (start: string | undefined) => void = () => {}
-  let failed: (error: unknown) => void = () => {}
-  const start = new Promise<string | undefined>((resolve, reject) => {
+  const start = new Promise<string | undefined>((resolve) => {
     started = resolve
-    failed = reject
   })
-  start.catch(() => {}) // rejects with what ends the watch, which its reader sees
 
   async function* run(): AsyncGenerator<LogChange, undefined> {
     if (signal?.aborted) return
@@ -102,9 +99,6 @@ function openFeed(
         }
         await pause(backoffMs(retryMs, failures), ended.signal)
       }
-    } catch (error) {
-      failed(error)
-      throw error
     } finally {
       started(position)
       signal?.removeEventListener('abort', end)
@@ -130,7 +124,8 @@ function openFeed(
   }
   setWatchStart(iterator, () => {
     first ??= changes.next()
-    return start
+    // What ends the watch before it knows its start (a refusal) rejects the first read: this too.
+    return Promise.race([start, first.then(() => start)])
   })
   return iterator
 }
