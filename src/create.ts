@@ -2,6 +2,7 @@
  * The composition root: the one place a store's kind is looked at and its driver chosen, and
  * where what is store-wide (driver, ids, clock) is registered, once per store.
  */
+import { forgetCursorKey } from './core/cursor-key'
 import type { StoreDriver } from './core/driver'
 import { SOLE_OWNER } from './core/driver'
 import { guarded } from './core/guard'
@@ -89,6 +90,7 @@ export function createMovieLogs(
       const checked = checkOwner(owner)
       const guard = guarded(context.store, context.settings.storeTimeoutMs)
       await guard('drop', () => context.store.drop(checked))
+      forgetCursorKey(context.store, checked)
     },
     owners: () => ownersOf(context.store, context.settings.storeTimeoutMs),
     close: () => context.store.close(),

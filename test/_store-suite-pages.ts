@@ -45,6 +45,42 @@ export function describePageSuite({ backend, openLog, connect }: StoreSuiteConte
     }
   })
 
+  // Issue 55 item 9: a well-formed cursor with another movie's id was accepted (only malformed
+  // ones were tried); the contract says a cursor the log did not make is 400.
+  it('refuses a cursor edited to resume elsewhere, signed or not', async () => {
+    const log = await openLog()
+    const added = await addMany(log, 5)
+    const { nextCursor } = await log.listMovies({ limit: 1 })
+    const [payload = '', ...signature] = String(nextCursor).split('.')
+    const fields = Buffer.from(payload, 'base64url').toString()
+    expect(fields).toContain(JSON.stringify(added[0]?.id))
+    const edited = Buffer.from(
+      fields.replace(JSON.stringify(added[0]?.id), JSON.stringify(added[2]?.id)),
+    ).toString('base64url')
+    for (const cursor of [[edited, ...signature].join('.'), edited]) {
+      const error = await log.listMovies({ limit: 1, cursor }).catch((e: unknown) => e)
+      expect(error, cursor).toBeInstanceOf(InvalidPageRequestError)
+      expect((error as InvalidPageRequestError).issues[0]?.path).toBe('cursor')
+    }
+    // The cursor as given still resumes where it was made.
+    const next = await log.listMovies({ limit: 1, cursor: nextCursor })
+    expect(next.movies.map((movie) => movie.id)).toEqual([added[1]?.id])
+  })
+
+  it('accepts a cursor made by another log on the same store, as its processes would', async () => {
+    const namespace = `test-${randomUUID()}`
+    const [first, second] = [
+      await connect(await backend.open(namespace), { namespace }),
+      await connect(await backend.open(namespace), { namespace }),
+    ]
+    const added = await addMany(first, 4)
+    const [one, two] = [await first.listMovies({ limit: 2 }), await second.listMovies({ limit: 1 })]
+    const fromSecond = await second.listMovies({ limit: 2, cursor: one.nextCursor })
+    expect(fromSecond.movies.map((movie) => movie.id)).toEqual(added.slice(2).map((m) => m.id))
+    const fromFirst = await first.listMovies({ limit: 1, cursor: two.nextCursor })
+    expect(fromFirst.movies.map((movie) => movie.id)).toEqual([added[1]?.id])
+  })
+
   it('orders by id as JavaScript compares strings, whatever the ids look like', async () => {
     const ids = ['b', 'B', '-x', 'a-b', 'a_b', 'ab', 'A', '0', 'é', 'Z~']
     const namespace = `test-${randomUUID()}`

@@ -1,4 +1,5 @@
 import type { LogChange, MovieLog } from 'movie-log'
+import { watchStartOf } from '../src/core/watch'
 import { aMovie } from './_movies'
 
 /** A watch read a change at a time, ended by `close()`. */
@@ -6,6 +7,11 @@ export interface OpenWatch {
   next(): Promise<LogChange>
   /** The next `count` changes. */
   take(count: number): Promise<LogChange[]>
+  /**
+   * Begins the watch and resolves where it starts (the latest change before it, or its `after`;
+   * `undefined` when the log has kept none): once it resolves, every later change is reported.
+   */
+  started(): Promise<string | undefined>
   close(): Promise<void>
 }
 
@@ -24,6 +30,11 @@ export function openWatch(log: MovieLog, options: { after?: string } = {}): Open
       const changes: LogChange[] = []
       while (changes.length < count) changes.push(await next())
       return changes
+    },
+    started: async () => {
+      const start = watchStartOf(iterator)
+      if (!start) throw new Error('this watch cannot say where it starts')
+      return start
     },
     close: async () => {
       stop.abort()

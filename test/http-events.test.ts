@@ -16,6 +16,7 @@ import { aMovie } from './_movies'
 import { stop } from './_processes'
 import { childrenOfEachTest, post } from './_server-client'
 import { closeServer, listenOnFreePort } from './_through-client'
+import { latestChangeOf } from './_watch-helpers'
 
 // The change feed (GET /movies, Accept: text/event-stream) against a real listening server,
 // read with a real EventSource (the `eventsource` package, the WHATWG one for Node).
@@ -153,6 +154,24 @@ describe('GET /movies as Server-Sent Events', () => {
     ])
     // The second request named the last event the first one delivered.
     expect(lastEventIds).toEqual([null, feed.received[0]?.id])
+  })
+
+  // Issue 55 item 4: the feed opened with an id and no data, an event no parser dispatched.
+  it('opens with a ready event naming its start: a drop before any change resumes from it', async () => {
+    const log = createMovieLog()
+    const { url, sockets, lastEventIds } = await serve(log)
+    const start = await latestChangeOf(log)
+    const feed = open(url)
+    const readies: string[] = []
+    feed.source.addEventListener('ready', (event) => readies.push(event.lastEventId))
+    await expect.poll(() => readies).toEqual([start])
+    const dropped = once(feed.source as unknown as EventTarget, 'error')
+    for (const socket of sockets) socket.destroy()
+    await dropped
+    await log.addMovie(aMovie({ title: 'Missed' }))
+    await feed.events(1)
+    expect(titles(feed.received)).toEqual(['added Missed'])
+    expect(lastEventIds).toEqual([null, start])
   })
 
   it('replays the changes after the lastEventId query parameter', async () => {

@@ -93,6 +93,27 @@ describe.each(HTTP_TARGETS)('HTTP export: %s', (_name, createTarget: HttpTargetF
     expect(JSON.stringify(await bad.json())).toContain('from')
   })
 
+  // Issue 55 item 7: q was ignored by the export, which sent every movie.
+  it('applies q as the list does, in both formats, and refuses a bad q naming it', async () => {
+    const { log, http } = await serve()
+    await log.addMovie(aMovie({ title: 'Alien' }))
+    await addMany(log, 3)
+    await log.addMovie(aMovie({ title: 'Heat' }))
+    await log.addMovie(aMovie({ title: 'Other', notes: 'not Heat but near it' }))
+    const listed = await (await http.fetch('/movies?q=heat')).json()
+    expect(listed.map((movie: Movie) => movie.title)).toEqual(['Heat', 'Other'])
+    const ndjson = await http.fetch('/movies?q=heat', { headers: { accept: NDJSON } })
+    expect(ndjson.status).toBe(200)
+    const lines = (await ndjson.text()).trim().split('\n')
+    expect(lines.map((line) => JSON.parse(line))).toEqual(listed)
+    const csv = await http.fetch('/movies?q=heat', { headers: { accept: CSV } })
+    const rows = parse(await csv.text(), { columns: true }) as Record<string, string>[]
+    expect(rows.map((row) => row.id)).toEqual(listed.map((movie: Movie) => movie.id))
+    const bad = await http.fetch(`/movies?q=${'x'.repeat(2000)}`, { headers: { accept: NDJSON } })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).errors).toEqual([expect.objectContaining({ parameter: 'q' })])
+  })
+
   it('answers an empty log with an empty NDJSON body and a CSV header only', async () => {
     const { http } = await serve()
     const ndjson = await http.fetch('/movies', { headers: { accept: NDJSON } })

@@ -88,6 +88,19 @@ describe.each(handlers)('%s applies each option to the requests it answers', (_,
     expect((await handle(new Request(`${ORIGIN}/movies`))).status).toBe(404)
   })
 
+  // Issue 55 item 10: a handler mounted at /api/movies without basePath said a bare "Not found.".
+  it('basePath: a path outside it is a 404 whose detail names basePath', async () => {
+    const handle = handlerOf(createMovieLog(), {})
+    for (const path of ['/api/movies', '/api/movies/', '/api/movies/some-id']) {
+      const response = await handle(new Request(`${ORIGIN}${path}`))
+      expect(response.status, path).toBe(404)
+      expect((await response.json()).detail, path).toMatch(/answers at \/movies .*basePath/)
+    }
+    const below = await handle(new Request(`${ORIGIN}/movies/a/b`))
+    expect(below.status).toBe(404)
+    expect((await below.json()).detail).toBe('Not found.')
+  })
+
   it('maxBodyBytes: a body past it is a 413, one within it is added', async () => {
     const body = JSON.stringify(aMovie())
     const bytes = new TextEncoder().encode(body).length

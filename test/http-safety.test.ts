@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { letterboxdLines } from '../src/formats/letterboxd'
 import { movieCsvLines } from '../src/formats/movie-csv'
 import { createApp } from '../src/server/server'
-import { expectProblem, JSON_HEADERS, servingWith } from './_http-helpers'
+import { expectProblem, JSON_HEADERS, nextLink, servingWith } from './_http-helpers'
 import { HTTP_TARGETS, type HttpTargetFactory } from './_http-targets'
 import { aMovie } from './_movies'
 import { fixture } from './_scrobble'
@@ -75,6 +75,8 @@ describe.each(HTTP_TARGETS)('HTTP safety: %s', (_name, createTarget: HttpTargetF
     )
     const problem = await expectProblem(response, 400)
     expect(problem.errors).toEqual([{ parameter: 'Last-Event-ID', detail: expect.any(String) }])
+    // Issue 55 item 10: the detail said "The paging parameters are not valid".
+    expect(problem.detail).toBe('The Last-Event-ID header is not valid; see errors.')
   })
 
   it('refuses a well-formed Last-Event-ID later than any the feed issued, never echoed (issue 61)', async () => {
@@ -97,6 +99,25 @@ describe.each(HTTP_TARGETS)('HTTP safety: %s', (_name, createTarget: HttpTargetF
     const { log, http } = await serve()
     await log.addMovie(aMovie())
     const response = await http.fetch(`/movies?limit=1&cursor=${cursor}`)
+    const problem = await expectProblem(response, 400)
+    expect(problem.errors).toEqual([{ parameter: 'cursor', detail: expect.any(String) }])
+  })
+
+  // Issue 55 item 9: only malformed cursors were tried; a well-formed one edited was accepted.
+  it('refuses a cursor of its own edited to resume after another movie, with 400', async () => {
+    const { log, http } = await serve()
+    const movies = [await log.addMovie(aMovie()), await log.addMovie(aMovie())]
+    await log.addMovie(aMovie())
+    const first = await http.fetch('/movies?limit=1')
+    const cursor = new URL(String(nextLink(first, http.origin)), http.origin).searchParams.get(
+      'cursor',
+    ) as string
+    const [payload = '', ...signature] = cursor.split('.')
+    const fields = Buffer.from(payload, 'base64url').toString()
+    const moved = fields.replace(String(movies[0]?.id), String(movies[1]?.id))
+    expect(moved).not.toBe(fields)
+    const edited = [Buffer.from(moved).toString('base64url'), ...signature].join('.')
+    const response = await http.fetch(`/movies?limit=1&cursor=${edited}`)
     const problem = await expectProblem(response, 400)
     expect(problem.errors).toEqual([{ parameter: 'cursor', detail: expect.any(String) }])
   })

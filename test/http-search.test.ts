@@ -44,6 +44,9 @@ describe.each(HTTP_TARGETS)(
       expect((await http.fetch('/movies/stats', { method: 'HEAD' })).status).toBe(200)
       const refused = await expectProblem(await http.fetch('/movies/stats?from=2024-13'), 400)
       expect(JSON.stringify(refused.errors)).toMatch(/from/)
+      // Issue 55 item 10: the detail said "The paging parameters are not valid".
+      const both = await expectProblem(await http.fetch('/movies/stats?from=x&to=y'), 400)
+      expect(both.detail).toBe('The from and to parameters are not valid; see errors.')
       const method = await http.fetch('/movies/stats', { method: 'DELETE' })
       expect(method.status).toBe(405)
       expect(method.headers.get('allow')).toBe('GET, HEAD')

@@ -114,6 +114,35 @@ describe('client.watch', () => {
     await changes.close()
   })
 
+  // Issue 55 item 4: the feed opened with an id and no data, which the client's parser never
+  // dispatched, so a stream dropped before its first change came back with a reset.
+  it('resumes a stream dropped before its first change from its start, with no reset', async () => {
+    const { url, server } = await startExampleServer(new Map())
+    servers.push(server)
+    const sockets = new Set<Socket>()
+    server.on('connection', (socket) => sockets.add(socket))
+    const resumedFrom: (string | null)[] = []
+    const client = createMovieLogClient(url, {
+      fetch: (input, init) => {
+        const headers = new Headers(init?.headers)
+        if (headers.get('accept') === 'text/event-stream') {
+          resumedFrom.push(headers.get('last-event-id'))
+        }
+        return fetch(input, init)
+      },
+    })
+    const start = await latestChangeOf(client)
+    const changes = openWatch(client)
+    expect(await changes.started()).toBe(start)
+    for (const socket of sockets) socket.destroy()
+    const missed = [await client.addMovie(aMovie({ title: 'Missed' }))]
+    missed.push(await client.addMovie(aMovie({ title: 'After' })))
+    const read = await changes.take(2)
+    expect(read.map((change) => 'movie' in change && change.movie)).toEqual(missed)
+    expect(resumedFrom.slice(-2)).toEqual([null, start])
+    await changes.close()
+  })
+
   it('throws what the server refused with (a 404 here) as a MovieLogHttpError', async () => {
     const { url, server } = await startExampleServer(new Map())
     servers.push(server)

@@ -5,8 +5,9 @@ import type { ListMoviesOptions, MoviePage } from '../core/listing'
 import type { Movie } from '../core/movie'
 import type { AddMovieOptions, MovieLog } from '../core/movie-log'
 import type { MovieStats, StatsOptions } from '../core/stats'
-import type { LogChange, WatchOptions } from '../core/watch'
-import { errorFrom } from './errors'
+import { type LogChange, setWatchStart, type WatchOptions, watchStartOf } from '../core/watch'
+import { errorFrom, isLogProblem, readProblem } from './errors'
+import { type NotALogAnswer, notALogError } from './not-a-log'
 import { send } from './send'
 import type { FeedConnection } from './watch'
 
@@ -78,6 +79,28 @@ export function createMovieLogClient(
     return send(target, { ...init, headers }, operation, sendOptions)
   }
 
+  // `base` answered as no log does: an error naming it (and the log its JSON points at, if any).
+  const notALog = (answer: NotALogAnswer) =>
+    notALogError(base, answer, async (url) => (await call(url, 'listMovies')).json())
+
+  /** The error of a failed answer: the core's, or, for an answer no log gives, one naming `base`. */
+  async function failure(response: Response, operation: string): Promise<Error> {
+    const problem = await readProblem(response)
+    // The log answers 404 only for a movie it lacks, and 405 to no request this client sends.
+    if ((response.status === 404 || response.status === 405) && !isLogProblem(problem)) {
+      return notALog({ status: response.status, problem })
+    }
+    return errorFrom(response, operation, problem)
+  }
+
+  /** Whether the answer is the log's 404 for a movie it does not have (any other 404 throws). */
+  async function movieMissing(response: Response): Promise<boolean> {
+    if (response.status !== 404) return false
+    const problem = await readProblem(response)
+    if (isLogProblem(problem, 'movie-not-found')) return true
+    throw await notALog({ status: 404, problem })
+  }
+
   async function readPage(limit: number, { cursor, sort, from, to, q }: ListMoviesOptions) {
     const query = new URLSearchParams({ limit: String(limit) })
     if (cursor != null) query.set('cursor', cursor)
@@ -85,9 +108,10 @@ export function createMovieLogClient(
       if (value !== undefined) query.set(name, value)
     }
     const response = await call(`${base}?${query}`, 'listMovies')
-    if (response.status !== 200) throw await errorFrom(response, 'listMovies')
+    if (response.status !== 200) throw await failure(response, 'listMovies')
     const next = NEXT_LINK.exec(response.headers.get('link') ?? '')?.[1]
-    const movies = (await response.json()) as Movie[]
+    const movies: unknown = await response.json().catch(() => undefined)
+    if (!Array.isArray(movies)) throw await notALog({ status: 200, body: movies })
     return { movies, nextCursor: next ? new URL(next, base).searchParams.get('cursor') : null }
   }
 
@@ -101,7 +125,7 @@ export function createMovieLogClient(
         },
         body: JSON.stringify(input ?? null),
       })
-      if (response.status !== 201) throw await errorFrom(response, 'addMovie')
+      if (response.status !== 201) throw await failure(response, 'addMovie')
       return response.json()
     },
 
@@ -123,14 +147,14 @@ export function createMovieLogClient(
       if (to !== undefined) query.set('to', to)
       const search = String(query) === '' ? '' : `?${query}`
       const response = await call(`${base}/stats${search}`, 'stats')
-      if (response.status !== 200) throw await errorFrom(response, 'stats')
+      if (response.status !== 200) throw await failure(response, 'stats')
       return response.json()
     },
 
     async getMovie(id: string): Promise<Movie | undefined> {
       const response = await call(`${base}/${encodeURIComponent(id)}`, 'getMovie')
-      if (response.status === 404) return undefined
-      if (response.status !== 200) throw await errorFrom(response, 'getMovie')
+      if (await movieMissing(response)) return undefined
+      if (response.status !== 200) throw await failure(response, 'getMovie')
       return response.json()
     },
 
@@ -140,15 +164,15 @@ export function createMovieLogClient(
         headers: { 'content-type': 'application/merge-patch+json' },
         body: JSON.stringify(changes ?? null),
       })
-      if (response.status === 404) throw new MovieNotFoundError(id)
-      if (response.status !== 200) throw await errorFrom(response, 'updateMovie')
+      if (await movieMissing(response)) throw new MovieNotFoundError(id)
+      if (response.status !== 200) throw await failure(response, 'updateMovie')
       return response.json()
     },
 
     async deleteMovie(id: string, options: ChangeOptions = {}): Promise<boolean> {
       const response = await change(id, 'deleteMovie', options, { method: 'DELETE' })
-      if (response.status === 404) return false
-      if (response.status !== 204) throw await errorFrom(response, 'deleteMovie')
+      if (await movieMissing(response)) return false
+      if (response.status !== 204) throw await failure(response, 'deleteMovie')
       return true
     },
 
@@ -217,9 +241,11 @@ function feedOf(connection: FeedConnection, options: WatchOptions): AsyncIterato
     })
     return feed
   }
-  return {
+  const iterator: AsyncIterator<LogChange> = {
     next: async () => (await opened()).next(),
     return: async (value?: unknown) =>
       (await (await opened()).return?.(value)) ?? { done: true, value: undefined },
   }
+  setWatchStart(iterator, async () => watchStartOf(await opened()))
+  return iterator
 }

@@ -32,14 +32,14 @@ export class MovieLogHttpError extends Error {
   readonly status: number
   readonly problem: ProblemDetails | undefined
 
-  constructor(status: number, problem?: ProblemDetails) {
-    super(`HTTP ${status}${problem?.detail ? `: ${problem.detail}` : ''}`)
+  constructor(status: number, problem?: ProblemDetails, message?: string) {
+    super(message ?? `HTTP ${status}${problem?.detail ? `: ${problem.detail}` : ''}`)
     this.status = status
     this.problem = problem
   }
 }
 
-interface ProblemDetails {
+export interface ProblemDetails {
   type?: string
   title?: string
   status?: number
@@ -52,8 +52,12 @@ interface ProblemDetails {
 const TYPE_BASE = 'urn:movie-log:problem:'
 
 /** The error a failed answer stands for, as the core would have thrown it. */
-export async function errorFrom(response: Response, operation: string): Promise<Error> {
-  const problem = await readProblem(response)
+export async function errorFrom(
+  response: Response,
+  operation: string,
+  problem?: ProblemDetails,
+): Promise<Error> {
+  problem ??= await readProblem(response)
   const type = problem?.type?.startsWith(TYPE_BASE) ? problem.type.slice(TYPE_BASE.length) : ''
   const detail = problem?.detail ?? ''
   if (response.status === 503) {
@@ -85,7 +89,13 @@ export async function errorFrom(response: Response, operation: string): Promise<
   return new MovieLogHttpError(response.status, problem)
 }
 
-async function readProblem(response: Response): Promise<ProblemDetails | undefined> {
+/** Whether `problem` is one a movie-log handler wrote (its `type` is one of the log's). */
+export function isLogProblem(problem: ProblemDetails | undefined, slug?: string): boolean {
+  if (slug !== undefined) return problem?.type === TYPE_BASE + slug
+  return problem?.type?.startsWith(TYPE_BASE) === true
+}
+
+export async function readProblem(response: Response): Promise<ProblemDetails | undefined> {
   try {
     const problem = await response.json()
     return problem && typeof problem === 'object' ? problem : undefined

@@ -1,7 +1,7 @@
 /** The change feed over fetch: Server-Sent Events read with eventsource-parser, resumed by id. */
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { FeedUnavailableError } from '../core/errors'
-import type { LogChange, WatchOptions } from '../core/watch'
+import { type LogChange, setWatchStart, type WatchOptions } from '../core/watch'
 import { errorFrom } from './errors'
 
 /** Where the feed is and how to reach it: the client's own fetch, headers and timeout. */
@@ -22,8 +22,9 @@ const RETRIED_STATUSES = [408, 409, 425, 429, 500, 502, 503, 504]
 /**
  * The log's changes from the server's feed: reconnects when the stream breaks or ends (after
  * the server's `retry:` hint, backing off while it fails) and resumes after the last id it
- * read, so no change is lost or repeated. A stream lost before its first change cannot be
- * resumed from a point: the next connection starts with a `reset`.
+ * read, so no change is lost or repeated. The feed's first event (`ready`) says where it
+ * starts, so a stream lost before its first change resumes from there; only a feed that named
+ * no start (a log that had kept no change) starts its next connection with a `reset`.
  */
 export function watchFeed(
   connection: FeedConnection,
@@ -40,6 +41,11 @@ function openFeed(
 ): AsyncIterator<LogChange> {
   const ended = new AbortController()
   const end = () => ended.abort()
+  // Where the watch starts, for watchStartOf: known at the first connection's first event.
+  let started: (start: string | undefined) => void = () => {}
+  const start = new Promise<string | undefined>((resolve) => {
+    started = resolve
+  })
 
   async function* run(): AsyncGenerator<LogChange, undefined> {
     if (signal?.aborted) return
@@ -71,9 +77,15 @@ function openFeed(
             const read = readFeed(response, position ?? '', (ms) => {
               retryMs = ms
             })
-            for await (const change of read) {
-              position = change.id || undefined
-              yield change
+            for await (const event of read) {
+              if (event.type === 'ready') {
+                position = event.id || position
+                started(position)
+                continue
+              }
+              started(position) // a server that sends no `ready`: where the watch stood
+              position = event.id || undefined
+              yield event
             }
           } else if (response && !RETRIED_STATUSES.includes(response.status)) {
             throw await errorFrom(response, 'watch')
@@ -88,14 +100,21 @@ function openFeed(
         await pause(backoffMs(retryMs, failures), ended.signal)
       }
     } finally {
+      started(position)
       signal?.removeEventListener('abort', end)
       end()
     }
   }
 
   const changes = run()
+  // The first read, begun by watchStartOf before any `next`: the first `next` answers it.
+  let first: Promise<IteratorResult<LogChange>> | undefined
   const iterator: AsyncIterator<LogChange> & AsyncIterable<LogChange> = {
-    next: () => changes.next(),
+    next: () => {
+      const read = first ?? changes.next()
+      first = undefined
+      return read
+    },
     // Ends at once a watch waiting for a change: its request is aborted, its `next` done.
     return: async () => {
       end()
@@ -103,6 +122,11 @@ function openFeed(
     },
     [Symbol.asyncIterator]: () => iterator,
   }
+  setWatchStart(iterator, () => {
+    first ??= changes.next()
+    // What ends the watch before it knows its start (a refusal) rejects the first read: this too.
+    return Promise.race([start, first.then(() => start)])
+  })
   return iterator
 }
 
@@ -126,13 +150,16 @@ async function connect(
   }
 }
 
-/** The changes of one response, until its stream ends or breaks. */
+/** The feed's first event: where it starts (`id`, `''` when it named none). */
+type FeedEvent = LogChange | { type: 'ready'; id: string }
+
+/** The events of one response, until its stream ends or breaks. */
 async function* readFeed(
   response: Response,
   position: string,
   onRetry: (ms: number) => void,
-): AsyncGenerator<LogChange> {
-  const read: LogChange[] = []
+): AsyncGenerator<FeedEvent> {
+  const read: FeedEvent[] = []
   let lastId = position
   const parser = createParser({
     onEvent: (event) => {
@@ -149,15 +176,17 @@ async function* readFeed(
       const chunk = await reader.read().catch(() => undefined)
       if (!chunk || chunk.done) return
       parser.feed(decoder.decode(chunk.value, { stream: true }))
-      while (read.length > 0) yield read.shift() as LogChange
+      while (read.length > 0) yield read.shift() as FeedEvent
     }
   } finally {
     void reader.cancel().catch(() => {})
   }
 }
 
-function changeOf(event: EventSourceMessage, id: string): LogChange | undefined {
+function changeOf(event: EventSourceMessage, id: string): FeedEvent | undefined {
   switch (event.event) {
+    case 'ready':
+      return { id: event.id ?? '', type: 'ready' }
     case 'added':
     case 'updated':
       return { id, type: event.event, movie: JSON.parse(event.data) }

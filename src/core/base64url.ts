@@ -5,8 +5,13 @@ const decoder = new TextDecoder()
 
 /** The unpadded base64url of a string's UTF-8 bytes. */
 export function toBase64Url(text: string): string {
+  return bytesToBase64Url(encoder.encode(text))
+}
+
+/** The unpadded base64url of bytes. */
+export function bytesToBase64Url(bytes: Uint8Array): string {
   let binary = ''
-  for (const byte of encoder.encode(text)) binary += String.fromCharCode(byte)
+  for (const byte of bytes) binary += String.fromCharCode(byte)
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
 }
 

@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from './base64url'
+import { bytesToBase64Url, fromBase64Url, toBase64Url } from './base64url'
 import { InvalidPageRequestError } from './errors'
 import { checkScreenedDate } from './fields'
 import type { Listing, MovieSort } from './range'
@@ -13,35 +13,68 @@ export interface Position {
   date: string
 }
 
-const CURSOR_PREFIX = 'movie-log/2:'
+const CURSOR_PREFIX = 'movie-log/3:'
 const BASE64URL = /^[A-Za-z0-9_-]+$/
 // Every id a log makes, its own UUIDv7s and a caller's generator's (core/import-id.ts).
 const ID = /^[\x21-\x7e]{1,200}$/
 // The end of a period named by its month or year: day 31 bounds every day of any month.
 const MONTH_END = /^(\d{4}-\d{2})-31T23:59:59\.999$/
+// The bytes of the HMAC a cursor carries: 128 bits, as many as a forger would have to guess.
+const SIGNATURE_BYTES = 16
 
-/** An opaque cursor that resumes a listing, its order and bounds, after a movie. */
-export function encodeCursor({ listing, id, date }: Position): string {
+/** The key a log's cursors are signed with (`cursorKeyOf`), fetched only when one is needed. */
+export type CursorKeyRead = () => Promise<CryptoKey>
+
+/**
+ * An opaque cursor that resumes a listing, its order and bounds, after a movie: the position,
+ * then its HMAC under the log's key, so a cursor the log did not make (edited, forged) is told
+ * on every store and runtime.
+ */
+export async function encodeCursor(
+  { listing, id, date }: Position,
+  key: CryptoKey,
+): Promise<string> {
   const fields = [listing.sort, listing.from, listing.to, id, date]
   if (listing.q !== undefined) fields.push(listing.q)
-  return toBase64Url(CURSOR_PREFIX + JSON.stringify(fields))
+  const payload = toBase64Url(CURSOR_PREFIX + JSON.stringify(fields))
+  return `${payload}.${await signatureOf(payload, key)}`
 }
 
 /**
  * The position a cursor resumes at; throws `InvalidPageRequestError` for one not made here.
- * Every field is checked for the shape `encodeCursor` gives it, so a forged or edited cursor is
- * refused the same way on every store, never read by each store's own rules. (Cursors of the
- * first version, `movie-log/1:`, are refused too: they carried an id and nothing to check.)
+ * Its signature is checked (against the log's key, read again once when it does not match:
+ * another process may have made a new one, after a drop), and every field for the shape
+ * `encodeCursor` gives it. (Cursors of earlier versions, `movie-log/1:` and `/2:`, unsigned,
+ * are refused too.)
  */
-export function decodeCursor(cursor: string): Position {
-  const decoded = BASE64URL.test(cursor) ? (fromBase64Url(cursor) ?? '') : ''
+export async function decodeCursor(cursor: string, keys: CursorKeyRead[]): Promise<Position> {
+  const [payload = '', signature = '', ...rest] = cursor.split('.')
+  const decoded = BASE64URL.test(payload) ? (fromBase64Url(payload) ?? '') : ''
   const position = fromFields(decoded)
-  if (!position || toBase64Url(decoded) !== cursor) {
-    throw new InvalidPageRequestError([
-      { path: 'cursor', message: 'is not a cursor from this movie log (use nextCursor as given)' },
-    ])
+  const wellFormed = position && rest.length === 0 && toBase64Url(decoded) === payload
+  if (wellFormed && (await signedBy(payload, signature, keys))) return position
+  throw new InvalidPageRequestError([
+    { path: 'cursor', message: 'is not a cursor from this movie log (use nextCursor as given)' },
+  ])
+}
+
+async function signedBy(payload: string, signature: string, keys: CursorKeyRead[]) {
+  for (const key of keys) {
+    if (equal(signature, await signatureOf(payload, await key()))) return true
   }
-  return position
+  return false
+}
+
+async function signatureOf(payload: string, key: CryptoKey): Promise<string> {
+  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(payload))
+  return bytesToBase64Url(new Uint8Array(mac, 0, SIGNATURE_BYTES))
+}
+
+// Compared in time that does not depend on where they differ.
+function equal(a: string, b: string): boolean {
+  let differ = a.length ^ b.length
+  for (let i = 0; i < b.length; i++) differ |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return differ === 0
 }
 
 function fromFields(decoded: string): Position | undefined {

@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor, type Position } from './cursor'
+import { type CursorKeyRead, decodeCursor, encodeCursor, type Position } from './cursor'
 import type { LogDriver } from './driver'
 import { InvalidPageRequestError } from './errors'
 import { listAddedInRange } from './in-range'
@@ -48,11 +48,6 @@ export interface MoviePage {
   nextCursor: string | null
 }
 
-/** One page of a listing, or every movie of it without `limit`. */
-export async function listPage(driver: LogDriver, options: ListMoviesOptions): Promise<MoviePage> {
-  return readPage(driver, checkPageRequest(options))
-}
-
 /** A listing's options, checked: what `readPage` reads. */
 export interface PageRequest {
   limit: number | undefined
@@ -60,15 +55,21 @@ export interface PageRequest {
   after: Position | undefined
 }
 
-/** Checks a listing's options before any read; an `InvalidPageRequestError` names each bad one. */
-export function checkPageRequest(options: ListMoviesOptions): PageRequest {
+/**
+ * Checks a listing's options before any read of a movie; an `InvalidPageRequestError` names each
+ * bad one. A cursor is checked against the log's key (`keys`: the one kept, then the store's).
+ */
+export async function checkPageRequest(
+  options: ListMoviesOptions,
+  keys: CursorKeyRead[],
+): Promise<PageRequest> {
   const { limit, cursor } = options
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {
     throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
   }
   const asked = parseListing(options.sort, options.from, options.to)
   if (options.q !== undefined) asked.q = checkQ(options.q)
-  const after = cursor == null ? undefined : decodeCursor(cursor)
+  const after = cursor == null ? undefined : await decodeCursor(cursor, keys)
   if (after && !agrees(options, asked, after.listing)) {
     throw new InvalidPageRequestError([
       {
@@ -80,8 +81,12 @@ export function checkPageRequest(options: ListMoviesOptions): PageRequest {
   return { limit, listing: after?.listing ?? asked, after }
 }
 
-/** The page a checked request names. */
-export async function readPage(driver: LogDriver, request: PageRequest): Promise<MoviePage> {
+/** The page a checked request names; its `nextCursor` signed with the log's key. */
+export async function readPage(
+  driver: LogDriver,
+  request: PageRequest,
+  key: CursorKeyRead,
+): Promise<MoviePage> {
   const { limit, listing, after } = request
   // One extra movie tells whether another page follows without a second query.
   const movies = await read(driver, listing, after, limit === undefined ? Infinity : limit + 1)
@@ -90,7 +95,7 @@ export async function readPage(driver: LogDriver, request: PageRequest): Promise
   const last = page.at(-1) as Movie
   return {
     movies: page,
-    nextCursor: encodeCursor({ listing, id: last.id, date: last.screenedDate }),
+    nextCursor: await encodeCursor({ listing, id: last.id, date: last.screenedDate }, await key()),
   }
 }
 

@@ -1,5 +1,6 @@
 import type { MovieChanges } from './changes'
 import { type ChangeOptions, deleteMovie, updateMovie } from './corrections'
+import { cursorKeyOf } from './cursor-key'
 import type { LogDriver, StoreDriver } from './driver'
 import { guardLog } from './guard'
 import type { Clock, IdGenerator } from './id'
@@ -244,17 +245,20 @@ class MovieLogService implements MovieLog {
   }
 
   async listMovies(options: ListMoviesOptions = {}): Promise<MoviePage> {
-    // Bad options are refused before the store is asked anything, cache or not.
-    const request = checkPageRequest(options)
+    // Bad options are refused before a movie is read, cache or not.
+    const { store, owner } = this
+    const key = () => cursorKeyOf(this.context.store, owner, store)
+    const again = () => cursorKeyOf(this.context.store, owner, store, { again: true })
+    const request = await checkPageRequest(options, [key, again])
     const pages = this.context.pages()
-    if (!pages || options.limit === undefined) return readPage(this.store, request)
+    if (!pages || options.limit === undefined) return readPage(store, request, key)
     // The version first, then the page: a page is never kept under a version newer than it.
-    const version = await this.store.latestChange()
+    const version = await store.latestChange()
     // A log with no history (an older store's) has no version to check a page against.
-    if (version === undefined) return readPage(this.store, request)
-    const kept = pages.get(this.owner, options, version)
+    if (version === undefined) return readPage(store, request, key)
+    const kept = pages.get(owner, options, version)
     if (kept) return kept
-    return pages.keep(this.owner, options, version, await readPage(this.store, request))
+    return pages.keep(owner, options, version, await readPage(store, request, key))
   }
 
   async getMovie(id: string): Promise<Movie | undefined> {

@@ -81,6 +81,14 @@ export function watchStartOf(
   return starts.get(iterator)?.()
 }
 
+/**
+ * Makes `begin` what `watchStartOf(iterator)` calls: how a watch made elsewhere (the client's,
+ * which learns its start from the feed's first event) says where it starts.
+ */
+export function setWatchStart(iterator: object, begin: () => Promise<string | undefined>): void {
+  starts.set(iterator, begin)
+}
+
 function openWatch(
   source: WatchSource,
   after: string | undefined,

@@ -74,7 +74,7 @@ export async function changeFeed(
             finish(new Error('the reader fell too far behind the change feed'))
           }
         }
-        send(encoder.encode(`retry: ${RETRY_MS}\n${start === undefined ? '' : `id: ${start}\n`}\n`))
+        send(encoder.encode(`retry: ${RETRY_MS}\n${readyEvent(start)}`))
         timer = setInterval(() => send(KEEP_ALIVE.slice()), settings.keepAliveMs)
         ;(timer as { unref?: () => void }).unref?.()
         settings.signal?.addEventListener('abort', end)
@@ -145,6 +145,16 @@ function eventBytes(change: LogChange): Uint8Array {
     encoded.set(change, bytes)
   }
   return bytes.slice()
+}
+
+/**
+ * The feed's first event: where it starts, as its `id:` (none when the log has kept no change).
+ * It carries data because an event without any is dispatched by no parser (eventsource-parser,
+ * the client's) and not by every EventSource: with data, each learns the start, and a stream
+ * dropped before its first change resumes from it rather than with a `reset`.
+ */
+function readyEvent(start: string | undefined): string {
+  return `event: ready\n${start === undefined ? '' : `id: ${start}\n`}data: {}\n\n`
 }
 
 /** One change as an event: its type, its id, and the movie (or its id) as data. */

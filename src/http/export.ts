@@ -1,12 +1,12 @@
 /**
- * `GET /movies` as NDJSON or CSV (CONTRACT's export rows): every movie, sort and range
- * applying, limit and cursor not, sent a page at a time so memory holds one page.
+ * `GET /movies` as NDJSON or CSV (CONTRACT's export rows): what the list would show, sort, range
+ * and `q` applying, limit and cursor not, sent a page at a time so memory holds one page.
  */
 
-import type { ListMoviesOptions } from '../core/listing'
 import type { Movie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
 import { listTypeOf } from './accept'
+import { listingOf } from './list'
 import type { Reply } from './reply'
 import { EXPORT_PAGE_SIZE } from './stream'
 
@@ -48,7 +48,7 @@ export async function exportReply(
   if (kind !== 'ndjson' && kind !== 'csv') return undefined
   const format = EXPORTS[kind]
   const { header, lines } = await format.writer()
-  const options = rangeOf(url)
+  const options = listingOf(url)
   // The first page is read before answering, so a store that is down still gets a 503.
   let page = await log.listMovies({ ...options, limit: EXPORT_PAGE_SIZE })
   let first: string | null = header + lines(page.movies)
@@ -77,14 +77,4 @@ export async function exportReply(
     { highWaterMark: 0 },
   )
   return { status: 200, headers: { 'content-type': format.type, vary: 'accept' }, body }
-}
-
-/** The sort and range of the query, as `listMovies` takes them (it checks them, by name). */
-function rangeOf(url: URL): Omit<ListMoviesOptions, 'limit' | 'cursor'> {
-  const options: Record<string, string> = {}
-  for (const name of ['sort', 'from', 'to']) {
-    const value = url.searchParams.get(name)
-    if (value !== null) options[name] = value
-  }
-  return options as Omit<ListMoviesOptions, 'limit' | 'cursor'>
 }

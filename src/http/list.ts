@@ -24,11 +24,7 @@ export async function listMovies(
   streamed: (open: () => Promise<Reply>) => Promise<Reply>,
 ): Promise<Reply> {
   const { searchParams } = url
-  const listing: Pick<ListMoviesOptions, 'sort' | 'from' | 'to' | 'q'> = {}
-  for (const name of LISTING_PARAMETERS) {
-    const value = searchParams.get(name)
-    if (value !== null) listing[name] = value as MovieSort
-  }
+  const listing = listingOf(url)
   const limitParameter = searchParams.get('limit')
   const cursor = searchParams.get('cursor')
   if (limitParameter === null && cursor === null) {
@@ -52,6 +48,16 @@ export async function listMovies(
     headers.link = `<${collectionUrl}?${query}>; rel="next"`
   }
   return jsonReply(200, moviesJson(page.movies), headers)
+}
+
+/** The listing's parameters as `listMovies` takes them (it checks them): the list's and the export's. */
+export function listingOf(url: URL): Pick<ListMoviesOptions, 'sort' | 'from' | 'to' | 'q'> {
+  const listing: Pick<ListMoviesOptions, 'sort' | 'from' | 'to' | 'q'> = {}
+  for (const name of LISTING_PARAMETERS) {
+    const value = url.searchParams.get(name)
+    if (value !== null) listing[name] = value as MovieSort
+  }
+  return listing
 }
 
 export function varyAccept(): Record<string, string> {

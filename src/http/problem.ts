@@ -148,7 +148,7 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
     case 'INVALID_MOVIE':
       return `The movie has ${issues?.length ?? 0} invalid field(s); see errors.`
     case 'INVALID_PAGE_REQUEST':
-      return 'The paging parameters are not valid; see errors.'
+      return `${namesOf(issues ?? [])}; see errors.`
     case 'STORE_UNAVAILABLE':
       return STORE_DETAILS[(error as StoreUnavailableError).reason] ?? STORE_DETAILS.unknown
     case 'UNSUPPORTED_STORE':
@@ -167,6 +167,17 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
     case 'PRECONDITION_FAILED':
       return `${error.message}.`
   }
+}
+
+// What a refused request named, each once: its parameters (`from`, `to`), or a header as HTTP
+// spells header names (`Last-Event-ID`).
+function namesOf(issues: ValidationIssue[]): string {
+  const names = [...new Set(issues.map((issue) => issue.path))]
+  const kind = names.every((name) => /^[A-Z]/.test(name)) ? 'header' : 'parameter'
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]
+  return names.length > 1
+    ? `The ${list} ${kind}s are not valid`
+    : `The ${list} ${kind} is not valid`
 }
 
 function fieldError(code: MovieLogErrorCode, issue: ValidationIssue): ProblemFieldError {

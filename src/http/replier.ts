@@ -17,6 +17,7 @@ import { JSON_TYPE, jsonReply, type Reply, toWebResponse } from './reply'
 import {
   isJsonContentType,
   normaliseBasePath,
+  notFoundDetail,
   originOf,
   parseIdempotencyKey,
   resolveTarget,
@@ -170,7 +171,7 @@ export function createMovieLogReplier(
   async function route(request: Request, url: URL, path: string): Promise<Reply> {
     // The host's path is percent-encoded: compared with the encoded base path.
     const target = resolveTarget(path, encodedBasePath)
-    if (target.kind === 'none') return problemReply(404, 'Not found.')
+    if (target.kind === 'none') return problemReply(404, notFoundDetail(path, encodedBasePath))
     if (target.kind === 'scrobble') return scrobbleRoute(request, url, target.source)
     const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)

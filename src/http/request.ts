@@ -13,10 +13,7 @@ const SCROBBLE = /^\/scrobble\/([^/]+)\/?$/
 
 // A host may pass the path with the base path (it kept the prefix) or without (it stripped it).
 export function resolveTarget(pathname: string, basePath: string): Target {
-  let rest = pathname
-  if (pathname === basePath || pathname.startsWith(`${basePath}/`)) {
-    rest = pathname.slice(basePath.length)
-  }
+  const rest = isUnder(pathname, basePath) ? pathname.slice(basePath.length) : pathname
   if (rest === '' || rest === '/') return { kind: 'collection' }
   const source = SCROBBLE.exec(rest)?.[1]
   if (source !== undefined) return { kind: 'scrobble', source }
@@ -27,6 +24,19 @@ export function resolveTarget(pathname: string, basePath: string): Target {
   } catch {
     return { kind: 'none' }
   }
+}
+
+const isUnder = (pathname: string, basePath: string) =>
+  pathname === basePath || pathname.startsWith(`${basePath}/`)
+
+/**
+ * A 404's detail: outside the base path, a hint naming `basePath`, the usual slip of a handler
+ * mounted at another path (`/api/movies`) without saying so. It names the option, never the
+ * request's own URL.
+ */
+export function notFoundDetail(pathname: string, basePath: string): string {
+  if (isUnder(pathname, basePath)) return 'Not found.'
+  return `Not found. This log answers at ${basePath || '/'} (its basePath option): mounted at another path, set basePath to it.`
 }
 
 /** The start of the log's own Idempotency-Keys, a scrobble's (one per watch): never a client's. */

@@ -30,7 +30,7 @@ export const listMovies: JsonSchema = {
   operationId: 'listMovies',
   summary: 'List movies, oldest added first or by date',
   description:
-    'Without `limit` and `cursor`: every movie, as one JSON array. With them: one page, and a `Link: rel="next"` header while more remain. `sort`, `from`, `to` and `q` (search) apply to both; a cursor carries them. With `Accept: application/x-ndjson` or `text/csv` (named, and JSON not ranked as high): every movie in that format, streamed; `sort`, `from` and `to` apply, `limit` and `cursor` do not. With `Accept: text/event-stream` (named; never chosen by `*/*`): the live feed of the log’s changes, as Server-Sent Events, until the client leaves.',
+    'Without `limit` and `cursor`: every movie, as one JSON array. With them: one page, and a `Link: rel="next"` header while more remain. `sort`, `from`, `to` and `q` (search) apply to both; a cursor carries them. With `Accept: application/x-ndjson` or `text/csv` (named, and JSON not ranked as high): what the list shows, every movie of it in that format, streamed; `sort`, `from`, `to` and `q` apply, `limit` and `cursor` do not. With `Accept: text/event-stream` (named; never chosen by `*/*`): the live feed of the log’s changes, as Server-Sent Events, until the client leaves.',
   tags: ['movies'],
   parameters: [
     parameterRef('limit'),
@@ -64,10 +64,10 @@ export const listMovies: JsonSchema = {
           schema: {
             type: 'string',
             description:
-              'Server-Sent Events: first `retry: <ms>` (and `id:` of the point the feed starts after, when the log has kept a change); then per change `event: added` or `event: updated` (data: the Movie as JSON), `event: deleted` (data: `{"id": "<the movie’s id>"}`) or `event: reset` (data: `{}`: the history kept no longer reaches the id asked for; read the list again), each with its `id:`; a `: keep-alive` comment every 15 s. The latest 1,000 changes of the log are kept.',
+              'Server-Sent Events: first `retry: <ms>` and `event: ready` (data: `{}`; its `id:` the point the feed starts after, when the log has kept a change); then per change `event: added` or `event: updated` (data: the Movie as JSON), `event: deleted` (data: `{"id": "<the movie’s id>"}`) or `event: reset` (data: `{}`: the history kept no longer reaches the id asked for; read the list again), each with its `id:`; a `: keep-alive` comment every 15 s. The latest 1,000 changes of the log are kept.',
           },
           example:
-            'retry: 2000\nid: 0000000000000041\n\nevent: added\nid: 0000000000000042\ndata: {"id":"01890a5d-ac96-774b-bcce-b302099a8057","title":"Heat","screenedDate":"2024-05-01T20:30:00.000","releaseYear":1995,"imdbLink":"https://www.imdb.com/title/tt0113277/","notes":""}\n\n: keep-alive\n\nevent: deleted\nid: 0000000000000043\ndata: {"id":"01890a5d-ac96-774b-bcce-b302099a8057"}\n\n',
+            'retry: 2000\nevent: ready\nid: 0000000000000041\ndata: {}\n\nevent: added\nid: 0000000000000042\ndata: {"id":"01890a5d-ac96-774b-bcce-b302099a8057","title":"Heat","screenedDate":"2024-05-01T20:30:00.000","releaseYear":1995,"imdbLink":"https://www.imdb.com/title/tt0113277/","notes":""}\n\n: keep-alive\n\nevent: deleted\nid: 0000000000000043\ndata: {"id":"01890a5d-ac96-774b-bcce-b302099a8057"}\n\n',
         },
       },
     },
