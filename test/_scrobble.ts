@@ -98,3 +98,21 @@ export const FINISHED: Record<string, () => Delivery> = {
   emby: () => embyDelivery(fixture('emby-movie-stop')),
   generic: () => genericDelivery(fixture('generic-movie')),
 }
+
+/** `source`'s finished Shawshank, its time field set to `time` as that server writes it. */
+export function finishedAt(source: string, time: string | number): Delivery {
+  switch (source) {
+    case 'plex': {
+      const payload = fixture('plex-movie-scrobble')
+      ;(payload.Metadata as Record<string, unknown>).lastViewedAt =
+        typeof time === 'number' ? time : Date.parse(time) / 1000
+      return plexDelivery(payload)
+    }
+    case 'jellyfin':
+      return jellyfinDelivery({ ...fixture('jellyfin-movie-stop'), UtcTimestamp: time })
+    case 'emby':
+      return embyDelivery({ ...fixture('emby-movie-stop'), Date: time })
+    default:
+      return genericDelivery({ ...fixture('generic-movie'), watchedAt: time })
+  }
+}

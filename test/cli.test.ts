@@ -36,9 +36,11 @@ it('runs movie-log serve in its own process: --store, and SIGINT exits 0', async
     MOVIE_LOG_STORE: 'sqlite:///nonexistent/never-used.sqlite',
   })
   const line = await cli.waitForLine(/listening on /)
-  expect(line).toContain('(store: memory://)')
+  expect(line).toContain('(store: memory://;')
   // The page's URL after the API's, for the person who started it.
-  expect(line).toMatch(/\/movies \(store: memory:\/\/\), the diary at http:\/\/\S+:\d+\/$/)
+  expect(line).toMatch(
+    /\/movies \(store: memory:\/\/; scrobbles in [^)]+\), the diary at http:\/\/\S+:\d+\/$/,
+  )
   expect((await fetch(`http://127.0.0.1:${port}/movies`)).status).toBe(200)
   cli.process.kill('SIGINT')
   expect(await cli.exited).toBe(0)

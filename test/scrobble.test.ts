@@ -7,6 +7,7 @@ import {
   type Delivery,
   embyDelivery,
   FINISHED,
+  finishedAt,
   fixture,
   genericDelivery,
   jellyfinDelivery,
@@ -284,19 +285,4 @@ describe.each(HTTP_TARGETS)('scrobbles through the %s', (_name, createTarget) =>
 })
 
 /** The same movie finished a week later (2024-06-08 19:00 UTC), as `source` reports it. */
-function rewatchOf(source: string): Delivery {
-  const at = '2024-06-08T19:00:00.0000000Z'
-  switch (source) {
-    case 'plex': {
-      const payload = fixture('plex-movie-scrobble')
-      ;(payload.Metadata as Record<string, unknown>).lastViewedAt = Date.parse(at) / 1000
-      return plexDelivery(payload)
-    }
-    case 'jellyfin':
-      return jellyfinDelivery({ ...fixture('jellyfin-movie-stop'), UtcTimestamp: at })
-    case 'emby':
-      return embyDelivery({ ...fixture('emby-movie-stop'), Date: at })
-    default:
-      return genericDelivery({ ...fixture('generic-movie'), watchedAt: '2024-06-08T19:00:00Z' })
-  }
-}
+const rewatchOf = (source: string): Delivery => finishedAt(source, '2024-06-08T19:00:00.0000000Z')

@@ -187,6 +187,25 @@ describe('scrobbles through the server', () => {
     expect(log).not.toContain(bob.token)
   })
 
+  it('writes scrobbles in the zone its start line names: MOVIE_LOG_TIME_ZONE, else TZ', async () => {
+    // Plex's fixture: lastViewedAt 2024-06-01 18:30 UTC, 06:30 the next day in Auckland (NZST).
+    const cases = [
+      [{ TZ: 'Pacific/Auckland', MOVIE_LOG_TIME_ZONE: '' }, '2024-06-02T06:30:00.000'],
+      [{ TZ: 'Pacific/Auckland', ...PARIS }, '2024-06-01T20:30:00.000'],
+    ] as const
+    const lines = []
+    for (const [zone, screenedDate] of cases) {
+      const server = await start({ MOVIE_LOG_STORE: 'memory://', ...zone })
+      const response = await deliver(server.url, 'plex', FINISHED.plex?.() as Delivery)
+      expect(((await response.json()) as Movie).screenedDate).toBe(screenedDate)
+      lines.push(server.lines.find((line) => line.includes('listening on')))
+    }
+    expect(lines[0]).toContain(
+      "; scrobbles in Pacific/Auckland, the process's zone: set MOVIE_LOG_TIME_ZONE or TZ to change it)",
+    )
+    expect(lines[1]).toContain('; scrobbles in Europe/Paris)')
+  })
+
   it('refuses to start on a MOVIE_LOG_TIME_ZONE that is not an IANA zone, naming it', () => {
     expect(() => configFromEnv({ MOVIE_LOG_TIME_ZONE: 'Paris' })).toThrow(ConfigError)
     expect(() => configFromEnv({ MOVIE_LOG_TIME_ZONE: 'Paris' })).toThrow(

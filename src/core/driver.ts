@@ -109,6 +109,13 @@ export interface LogDriver {
    * work to the first search.
    */
   countTerms?(): Promise<void>
+  /**
+   * Counts in one batch of this owner's movies added without terms, and answers how many are
+   * left: the core calls it before a search or count, a store call per batch, so a backlog of
+   * adds costs its own owner's read batches each within the store timeout, never one timeout
+   * for all, and another owner's read nothing (SQLite's).
+   */
+  countPending?(): Promise<number>
 }
 
 /**

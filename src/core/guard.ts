@@ -14,6 +14,18 @@ export function guardLog(
   timeoutMs: number,
 ): LogDriver {
   const guard = guarded(store, timeoutMs)
+  // Before a search or count: the owner's adds whose terms were left to the reads, a batch per
+  // store call, while each makes progress (a writer adding faster is left to the read itself).
+  const counted = async () => {
+    const countPending = log.countPending
+    if (!countPending) return
+    for (let before = Number.POSITIVE_INFINITY; ; ) {
+      const left = await guard('list', () => countPending())
+      if (left === 0 || left >= before) return
+      before = left
+    }
+  }
+  const read = <T>(call: () => Promise<T>) => counted().then(() => guard('list', call))
   return {
     put: (movie) => guard('set', () => log.put(movie)),
     get: (id) => guard('get', () => log.get(id)),
@@ -26,10 +38,9 @@ export function guardLog(
     write: (key, value, ttlMs) => guard('claim', () => log.write(key, value, ttlMs)),
     changesAfter: (after, limit) => guard('list', () => log.changesAfter(after, limit)),
     latestChange: () => guard('list', () => log.latestChange()),
-    search: (query, limit) => guard('list', () => log.search(query, limit)),
-    searchPage: (query, page, limit) =>
-      guard('list', async () => log.searchPage?.(query, page, limit)),
-    tallies: (from, to) => guard('list', () => log.tallies(from, to)),
+    search: (query, limit) => read(() => log.search(query, limit)),
+    searchPage: (query, page, limit) => read(async () => log.searchPage?.(query, page, limit)),
+    tallies: (from, to) => read(() => log.tallies(from, to)),
     countTerms: () => guard('set', async () => log.countTerms?.()),
   }
 }

@@ -78,6 +78,7 @@ export function lazyStore(
           use(async (log) => log.searchPage?.(query, page, limit)),
         tallies: (from, to) => use((log) => log.tallies(from, to)),
         countTerms: () => use(async (log) => log.countTerms?.()),
+        countPending: () => use(async (log) => (await log.countPending?.()) ?? 0),
       }
     },
     drop: async (owner) => (await driver()).drop(owner),

@@ -188,6 +188,17 @@ end
 redis.call('ZREM', KEYS[1], unpack(names))
 return #names`
 
+/**
+ * KEYS: the sets of names DROP_BATCH empties, then the log's other keys. ARGV: how many of
+ * KEYS are such sets. The last step of a drop: 0 when a set has names again (an add came
+ * after its batch), else deletes every key named and answers 1.
+ */
+export const DROP_LAST = `for n = 1, tonumber(ARGV[1]) do
+  if redis.call('ZCARD', KEYS[n]) > 0 then return 0 end
+end
+redis.call('DEL', unpack(KEYS))
+return 1`
+
 const shas = new Map<string, string>()
 /** A script's SHA-1, for EVALSHA (computed once per script). */
 export function shaOf(script: string): string {

@@ -15,11 +15,12 @@ import {
   type RedisConnection,
   waitParameter,
 } from './redis-connect'
+import { dropRedisLog } from './redis-drop'
 import { classifyRedisFailure } from './redis-failure'
 import { checkNamespace, redisChangedChannel, redisLogKeys, redisOwnersKey } from './redis-keys'
 import { type RedisShared, redisLog } from './redis-log'
 import { createRedisPuts } from './redis-puts'
-import { DROP_BATCH, shaOf } from './redis-scripts'
+import { shaOf } from './redis-scripts'
 import { subscribeToChanges } from './redis-subscribe'
 import { createWatchers } from './watchers'
 
@@ -38,8 +39,6 @@ export interface RedisDriverOptions {
   wait?: number
 }
 
-// Names deleted per script while dropping an owner: small enough not to stall Redis.
-const DROP_BATCH_SIZE = 500
 // Owners read from the owners set per call while listing them.
 const OWNERS_BATCH_SIZE = 500
 
@@ -210,26 +209,8 @@ function createRedisDriver(
     remote: true,
     atomic: true,
     log: (owner) => redisLog(shared, owner),
-    // Costs the owner's keys: its movies are named by its ids set, its records by its set of
-    // live records (a SCAN would walk every key of the store, and on a cluster every node).
     drop: async (owner) => {
-      const keys = redisLogKeys(namespace, owner)
-      for (const [names, prefixes] of [
-        [keys.ids, [keys.movie]],
-        [keys.records, [keys.record]],
-        [keys.words, ['word:', 'wd:', 'wi:'].map((kind) => `${keys.tag}:${kind}`)],
-        [keys.links, [`${keys.tag}:seen:`]],
-      ] as const) {
-        const [prefix, ...others] = prefixes
-        const args = [prefix, String(DROP_BATCH_SIZE), ...others]
-        while ((await run(DROP_BATCH, [names], args)) === DROP_BATCH_SIZE);
-      }
-      await written(keys.ids, (redis) =>
-        redis.del([
-          ...[keys.ids, keys.dates, keys.changes, keys.history, keys.records],
-          ...[keys.words, keys.tallies, keys.links, keys.counted, keys.paged, keys.pending],
-        ]),
-      )
+      await dropRedisLog(run, namespace, owner)
       // Last, once the movies are gone: a drop that fails before leaves the owner listed.
       await written(ownersKey, (redis) => redis.zRem(ownersKey, owner))
       // Its watchers read the history again, and find it gone.

@@ -42,6 +42,42 @@ export async function countTerms(
   }
 }
 
+/**
+ * Counts in one batch of `owner`'s rows without terms (SQLite's adds leave them to the reads),
+ * the oldest, set by one statement, and answers how many are left. Another owner's rows are
+ * never read, so one person's burst of adds costs the others' reads nothing.
+ */
+export async function countOwnerBatch(
+  query: Query,
+  statements: SqlStatements['terms'],
+  namespace: string,
+  owner: string,
+): Promise<number> {
+  const rows = await query(statements.ownerUnindexed, [namespace, owner, BACKFILL_BATCH])
+  if (rows.length === 0) return 0
+  const terms = rows.map((row) => {
+    const movie = JSON.parse(row.movie as string) as Movie
+    return [row.id, row.movie, termsText(movie)]
+  })
+  await query(statements.indexAll, [namespace, owner, JSON.stringify(terms)])
+  if (rows.length < BACKFILL_BATCH) return 0
+  const [left] = await query(statements.ownerUncounted, [namespace, owner])
+  return Number(left?.n ?? 0)
+}
+
+/** `owner`'s rows without terms that are there when asked, and no more (see `countTerms`). */
+async function countOwnerTerms(
+  query: Query,
+  statements: SqlStatements['terms'],
+  namespace: string,
+  owner: string,
+): Promise<void> {
+  const [counted] = await query(statements.ownerUncounted, [namespace, owner])
+  for (let left = Number(counted?.n ?? 0); left > 0; left -= BACKFILL_BATCH) {
+    if ((await countOwnerBatch(query, statements, namespace, owner)) === 0) return
+  }
+}
+
 // What an older movie-log's database needs once: its rows' terms counted in, and the words rows
 // it wrote given their movie's screenedDate.
 export async function backfill(
@@ -60,11 +96,17 @@ export interface TermsCounting {
   /** Counts in the rows added without terms, if this driver's reads count them in. */
   added(): Promise<void>
   /**
-   * Before a search or count: the rows added without terms, by this process or another on the
-   * file, so a read sees every add answered before it began (where reads count them in); then
-   * an older movie-log's rows and words, once (tried again after a failure).
+   * Where reads count them in: one batch of `owner`'s rows added without terms counted in, and
+   * how many are left (`LogDriver.countPending`).
    */
-  beforeRead(): Promise<void>
+  pendingOf(owner: string): (() => Promise<number>) | undefined
+  /**
+   * Before a search or count of `owner`'s: its rows added without terms, by this process or
+   * another on the file, so a read sees every add answered before it began (where reads count
+   * them in; never another owner's); then an older movie-log's rows and words, once (tried
+   * again after a failure).
+   */
+  beforeRead(owner: string): Promise<void>
 }
 
 /**
@@ -85,12 +127,20 @@ export function termsCounting(
   return {
     of: (movie) => (addsLeave ? null : termsText(movie)),
     added,
-    beforeRead: async () => {
-      await added()
-      backfilled ??= backfill(query, statements, namespace).catch((error: unknown) => {
-        backfilled = undefined
-        throw error
-      })
+    pendingOf: (owner) =>
+      readsCount ? () => countOwnerBatch(query, statements, namespace, owner) : undefined,
+    beforeRead: async (owner) => {
+      if (readsCount) await countOwnerTerms(query, statements, namespace, owner)
+      // Where reads count, each owner's read counts an older movie-log's rows of its own too.
+      backfilled ??= (
+        readsCount ? query(statements.screen, [namespace]) : backfill(query, statements, namespace)
+      ).then(
+        () => undefined,
+        (error: unknown) => {
+          backfilled = undefined
+          throw error
+        },
+      )
       await backfilled
     },
   }

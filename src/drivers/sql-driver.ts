@@ -188,7 +188,7 @@ export function createSqlDriver(
         return { changes: rows.slice(1).map(toChange), reset: false }
       },
       search: async (words, limit) => {
-        await terms.beforeRead()
+        await terms.beforeRead(owner)
         // Longest first: a long word is likely the rarest, and the first one drives the query.
         const whole = [...words.whole].sort((a, b) => b.length - a.length)
         const statement = sql.terms.search(whole.length)
@@ -203,7 +203,7 @@ export function createSqlDriver(
         }
       },
       searchPage: async (words, page, limit) => {
-        await terms.beforeRead()
+        await terms.beforeRead(owner)
         const whole = [...words.whole].sort((a, b) => b.length - a.length)
         const bounds = [words.prefix, afterPrefix(words.prefix)]
         // A prefix alone: its words (a few seeks), each read in order and merged, when few.
@@ -225,7 +225,7 @@ export function createSqlDriver(
         return toMovies(await run(statement, ...driving, from, to, limitOf(limit), ...resume))
       },
       tallies: async (from, to) => {
-        await terms.beforeRead()
+        await terms.beforeRead(owner)
         // Whole years from the rollup, the months either side from the month counters.
         const ranges = rollupRanges(from, to)
         const months = await run(sql.terms.months, from, to)
@@ -248,6 +248,7 @@ export function createSqlDriver(
         }
       },
       countTerms: terms.added,
+      countPending: terms.pendingOf(owner),
       latestChange: () =>
         latest(owner, async () => {
           const [row] = await run(sql.latestChange)

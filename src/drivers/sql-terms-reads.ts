@@ -50,6 +50,15 @@ export interface TermsStatements {
   unindexed: string
   /** $1 namespace, $2 owner, $3 id, $4 movie text, $5 terms: sets a row's terms if still unset. */
   index: string
+  /** How many rows of $1 namespace, $2 owner have no terms: `n`. */
+  ownerUncounted: string
+  /** Rows without terms of $1 namespace, $2 owner, $3 at most, oldest first. */
+  ownerUnindexed: string
+  /**
+   * $1 namespace, $2 owner, $3 a JSON array of `[id, movie text, terms]`: sets each row's terms
+   * if still unset and the movie still that text, in one statement (the triggers count them).
+   */
+  indexAll: string
   /** $1 namespace: gives the words rows an older movie-log wrote their movie's screenedDate. */
   screen: string
 }
@@ -137,6 +146,13 @@ export function termsStatements(dialect: SqlDialect): TermsStatements {
     uncounted: `SELECT count(*) AS n FROM ${MOVIES} WHERE namespace = $1 AND terms IS NULL`,
     unindexed: `SELECT owner, id, movie FROM ${MOVIES} WHERE namespace = $1 AND terms IS NULL LIMIT $2`,
     index: `UPDATE ${MOVIES} SET terms = $5 WHERE ${owned} AND id = $3 AND movie = $4 AND terms IS NULL`,
+    ownerUncounted: `SELECT count(*) AS n FROM ${MOVIES} WHERE ${owned} AND terms IS NULL`,
+    ownerUnindexed: `SELECT id, movie FROM ${MOVIES} WHERE ${owned} AND terms IS NULL LIMIT $3`,
+    indexAll:
+      dialect === 'postgres'
+        ? `UPDATE ${MOVIES} m SET terms = u.terms FROM (SELECT value ->> 0 AS id, value ->> 1 AS movie, value ->> 2 AS terms FROM jsonb_array_elements($3::jsonb)) AS u WHERE m.namespace = $1 AND m.owner = $2 AND m.id = u.id AND m.movie = u.movie AND m.terms IS NULL`
+        : // Materialized: the JSON is read once, not once per row of the join.
+          `WITH u(id, movie, terms) AS MATERIALIZED (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each($3)) UPDATE ${MOVIES} SET terms = u.terms FROM u WHERE ${MOVIES}.namespace = $1 AND ${MOVIES}.owner = $2 AND ${MOVIES}.id = u.id AND ${MOVIES}.movie = u.movie AND ${MOVIES}.terms IS NULL`,
     screen: `UPDATE ${WORDS} SET screened = (SELECT m.screened FROM ${MOVIES} m WHERE m.namespace = ${WORDS}.namespace AND m.owner = ${WORDS}.owner AND m.id = ${WORDS}.id) WHERE namespace = $1 AND screened IS NULL`,
   }
 }

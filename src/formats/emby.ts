@@ -1,5 +1,13 @@
 /** Emby's webhook as a scrobble: `playback.stop` of a movie played to completion. */
-import { finishedMovie, imdbIdOf, instantOf, isObject, type Scrobble, watchedAt } from './scrobble'
+import {
+  finishedMovie,
+  imdbIdOf,
+  impossibleTime,
+  instantOf,
+  isObject,
+  type Scrobble,
+  watchedAt,
+} from './scrobble'
 
 /** Reads one delivery (the JSON body, or the JSON of its `data` part). */
 export function readEmby(payload: unknown, receivedAt: number): Scrobble {
@@ -13,12 +21,14 @@ export function readEmby(payload: unknown, receivedAt: number): Scrobble {
     item.Type === 'Movie' &&
     playback.PlayedToCompletion === true
   if (!finished) return { kind: 'ignored' }
+  const instant = instantOf(payload.Date)
+  if (instant === 'impossible') return impossibleTime('Date', payload.Date)
   const providerIds = isObject(item.ProviderIds) ? item.ProviderIds : {}
   // Emby spells the provider `Imdb`; metadata edited by hand or by plugins may say `IMDB`.
   return finishedMovie(imdbIdOf(providerIds.Imdb ?? providerIds.IMDB), 'Item.ProviderIds.Imdb', {
     title: item.Name,
     releaseYear: item.ProductionYear,
-    watchedAt: watchedAt(instantOf(payload.Date), receivedAt),
+    watchedAt: watchedAt(instant, receivedAt),
     notes: 'Scrobbled from Emby',
   })
 }

@@ -3,7 +3,15 @@
  * `{ imdbId | imdbLink, title, releaseYear, watchedAt, notes? }`, always a finished watch.
  */
 import type { ValidationIssue } from '../core/errors'
-import { imdbIdOf, instantOf, isObject, type Scrobble, type WatchTime } from './scrobble'
+import { checkScreenedDate } from '../core/fields'
+import {
+  imdbIdOf,
+  impossibleTime,
+  instantOf,
+  isObject,
+  type Scrobble,
+  type WatchTime,
+} from './scrobble'
 
 const FIELDS = new Set(['imdbId', 'imdbLink', 'title', 'releaseYear', 'watchedAt', 'notes'])
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/
@@ -25,6 +33,7 @@ export function readGeneric(payload: unknown): Scrobble {
     return { kind: 'malformed', detail: `Unknown field(s): ${named}${rest}.` }
   }
   const watched = watchTimeOf(payload.watchedAt)
+  if (watched === 'impossible') return impossibleTime('watchedAt', payload.watchedAt)
   if (!watched) {
     return {
       kind: 'malformed',
@@ -50,10 +59,12 @@ export function readGeneric(payload: unknown): Scrobble {
 const shortened = (name: string): string =>
   name.length > NAME_SHOWN ? `${name.slice(0, NAME_SHOWN)}…` : name
 
-function watchTimeOf(value: unknown): WatchTime | undefined {
-  if (typeof value === 'string' && LOCAL_TIME.test(value)) return { local: value }
+function watchTimeOf(value: unknown): WatchTime | 'impossible' | undefined {
+  if (typeof value === 'string' && LOCAL_TIME.test(value)) {
+    return checkScreenedDate(value) === true ? { local: value } : 'impossible'
+  }
   const instant = instantOf(value)
-  return instant === undefined ? undefined : { instant }
+  return typeof instant === 'number' ? { instant } : instant
 }
 
 function idOf(payload: Record<string, unknown>): { imdbId?: string; issue?: ValidationIssue } {

@@ -1,5 +1,13 @@
 /** Jellyfin's webhook plugin ("Send All Properties": flat JSON) as a scrobble. */
-import { finishedMovie, imdbIdOf, instantOf, isObject, type Scrobble, watchedAt } from './scrobble'
+import {
+  finishedMovie,
+  imdbIdOf,
+  impossibleTime,
+  instantOf,
+  isObject,
+  type Scrobble,
+  watchedAt,
+} from './scrobble'
 
 /** Reads one delivery: `PlaybackStop` of a `Movie` with `PlayedToCompletion`, else ignored. */
 export function readJellyfin(payload: unknown, receivedAt: number): Scrobble {
@@ -14,10 +22,12 @@ export function readJellyfin(payload: unknown, receivedAt: number): Scrobble {
     payload.ItemType === 'Movie' &&
     payload.PlayedToCompletion === true
   if (!finished) return { kind: 'ignored' }
+  const instant = instantOf(payload.UtcTimestamp)
+  if (instant === 'impossible') return impossibleTime('UtcTimestamp', payload.UtcTimestamp)
   return finishedMovie(imdbIdOf(payload.Provider_imdb), 'Provider_imdb', {
     title: payload.Name,
     releaseYear: payload.Year,
-    watchedAt: watchedAt(instantOf(payload.UtcTimestamp), receivedAt),
+    watchedAt: watchedAt(instant, receivedAt),
     notes: 'Scrobbled from Jellyfin',
   })
 }

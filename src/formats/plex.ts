@@ -1,5 +1,13 @@
 /** Plex's webhook (the JSON of its `payload` part) as a scrobble: `media.scrobble` of a movie. */
-import { finishedMovie, imdbIdOf, isObject, type Scrobble, watchedAt } from './scrobble'
+import {
+  finishedMovie,
+  imdbIdOf,
+  impossibleTime,
+  isLoggableInstant,
+  isObject,
+  type Scrobble,
+  watchedAt,
+} from './scrobble'
 
 // New agents list ids in `Guid` (`imdb://tt…`); the legacy IMDb agent names it in `guid`.
 const LEGACY_IMDB_GUID = /^com\.plexapp\.agents\.imdb:\/\/(tt\d+)/
@@ -22,16 +30,18 @@ export function readPlex(payload: unknown, receivedAt: number): Scrobble {
   }
   if (metadata.type !== 'movie') return { kind: 'ignored' }
   const lastViewedAt = metadata.lastViewedAt
+  const viewedAt = typeof lastViewedAt === 'number' ? lastViewedAt * 1000 : undefined
+  // Seconds past the year 9999 would make no date at all (a 500 once): refused, naming them.
+  if (viewedAt !== undefined && !isLoggableInstant(viewedAt)) {
+    return impossibleTime('Metadata.lastViewedAt', lastViewedAt)
+  }
   return finishedMovie(
     imdbGuid(metadata),
     'Metadata.Guid',
     {
       title: metadata.title,
       releaseYear: metadata.year,
-      watchedAt: watchedAt(
-        Number.isSafeInteger(lastViewedAt) ? (lastViewedAt as number) * 1000 : undefined,
-        receivedAt,
-      ),
+      watchedAt: watchedAt(viewedAt, receivedAt),
       notes: 'Scrobbled from Plex',
     },
     'has no imdb:// id for this movie',

@@ -29,8 +29,8 @@ export type Scrobble =
   | { kind: 'ignored' }
   /** A finished movie the log cannot take: what is missing, by the payload's own names. */
   | { kind: 'incomplete'; issues: ValidationIssue[] }
-  /** Not the source's format at all. */
-  | { kind: 'malformed'; detail: string }
+  /** Not the source's format at all, or a field of it that says nothing real (`issues`). */
+  | { kind: 'malformed'; detail: string; issues?: ValidationIssue[] }
 
 const IMDB_ID = /^tt\d{7,10}$/
 
@@ -46,15 +46,42 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 // ISO 8601 with an offset; .NET writes seven digits of fraction, JavaScript's parser wants three.
-const INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/
+const INSTANT = /^((\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}))(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/
 
-/** Epoch ms of an ISO 8601 instant with its offset (`Z`, `+02:00`), or `undefined`. */
-export function instantOf(value: unknown): number | undefined {
+// The instants whose local time is in the years 0001 to 9999 in every zone (offsets are at most
+// 14 hours): what the log's `screenedDate` can say. Plex's seconds past it would make no date.
+const FIRST_INSTANT = Date.parse('0001-01-02T00:00:00Z')
+const LAST_INSTANT = Date.parse('9999-12-30T23:59:59.999Z')
+
+/** Whether an epoch ms is a time the log can write as a local date (years 0001 to 9999). */
+export const isLoggableInstant = (ms: number): boolean => ms >= FIRST_INSTANT && ms <= LAST_INSTANT
+
+/**
+ * Epoch ms of an ISO 8601 instant with its offset (`Z`, `+02:00`); `undefined` when `value` is
+ * not one, `'impossible'` when it has the form but names no real time (`2024-02-30`, year 0000,
+ * hour 24): JavaScript's parser would roll 30 February over into 1 March.
+ */
+export function instantOf(value: unknown): number | 'impossible' | undefined {
   const match = typeof value === 'string' ? INSTANT.exec(value.trim()) : null
   if (!match) return undefined
-  const [, time, fraction = '', offset] = match
+  const [, time, year, month, day, hour, minute, second, fraction = '', offset] = match
+  const date = new Date(0)
+  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day))
+  const real =
+    date.getUTCFullYear() === Number(year) &&
+    date.getUTCMonth() === Number(month) - 1 &&
+    date.getUTCDate() === Number(day) &&
+    Number(hour) < 24 &&
+    Number(minute) < 60 &&
+    Number(second) < 60
   const ms = Date.parse(`${time}.${fraction.padEnd(3, '0').slice(0, 3)}${offset}`)
-  return Number.isNaN(ms) ? undefined : ms
+  return real && !Number.isNaN(ms) && isLoggableInstant(ms) ? ms : 'impossible'
+}
+
+/** A watch time the payload gives but that is no real time: 400, naming the field. */
+export function impossibleTime(field: string, value: unknown): Scrobble {
+  const message = `is not a real time between the years 0001 and 9999: ${JSON.stringify(value)}`
+  return { kind: 'malformed', detail: `'${field}' ${message}.`, issues: [{ path: field, message }] }
 }
 
 /** The watch time: the payload's instant when it has a readable one, else when it arrived. */

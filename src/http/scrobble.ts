@@ -5,6 +5,7 @@
  * (the same delivery again), 204 nothing to log, 422 a finished movie without an IMDb id, 400
  * not the source's format.
  */
+import type { ValidationIssue } from '../core/errors'
 import type { NewMovie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
 import { readEmby } from '../formats/emby'
@@ -71,13 +72,13 @@ export async function scrobble(
     case 'ignored':
       return { status: 204, headers: close, body: null }
     case 'malformed':
-      return problemReply(400, read.detail, close)
+      return problemReply(400, read.detail, close, read.issues && errorsOf(read.issues))
     case 'incomplete':
       return problemReply(
         422,
         `This finished movie cannot be logged: ${read.issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`,
         close,
-        read.issues.map((issue) => ({ pointer: pointerOf(issue.path), detail: issue.message })),
+        errorsOf(read.issues),
       )
   }
   const { watchedAt } = read
@@ -147,5 +148,6 @@ async function readPayload(
   return { ...read, ended: read.ok || read.status !== 413 }
 }
 
-// `Metadata.Guid` as a JSON Pointer into the payload: `/Metadata/Guid`.
-const pointerOf = (path: string): string => `/${path.split('.').join('/')}`
+// Each issue at its JSON Pointer into the payload: `Metadata.Guid` is `/Metadata/Guid`.
+const errorsOf = (issues: ValidationIssue[]) =>
+  issues.map(({ path, message }) => ({ pointer: `/${path.split('.').join('/')}`, detail: message }))

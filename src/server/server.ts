@@ -137,7 +137,7 @@ export async function startServer(
   // The API's URL first (what scripts read), then the page's, for the person who started it.
   const page = new URL('/', listener.url).href
   log(
-    `movie-log listening on ${url} (store: ${redact(config.storeUrl)}${people}${reads}), the diary at ${page}`,
+    `movie-log listening on ${url} (store: ${redact(config.storeUrl)}${people}${reads}; ${zoneOf(config)}), the diary at ${page}`,
   )
   return {
     url,
@@ -221,4 +221,12 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   process.on('SIGTERM', stop)
   process.on('SIGINT', stop)
+}
+
+// The zone scrobbles are written in, said at the start: node images and Workers run in UTC, so
+// the process's own zone is named as such, with how to set another.
+function zoneOf(config: ServerConfig): string {
+  if (config.timeZone) return `scrobbles in ${config.timeZone}`
+  const own = new Intl.DateTimeFormat().resolvedOptions().timeZone
+  return `scrobbles in ${own}, the process's zone: set MOVIE_LOG_TIME_ZONE or TZ to change it`
 }
