@@ -71,6 +71,11 @@ export const LINE_SUITES = [
   'test/http-dates.test.ts',
   'test/fields.test.ts',
   'test/export-import.test.ts',
+  'test/scrobble-refusals.test.ts',
+  'test/http-safety.test.ts',
+  // The new SQLite files and the folder they are made in, on node:sqlite too.
+  'test/sqlite-file.test.ts',
+  'test/sqlite-backlog.test.ts',
 ]
 
 /**

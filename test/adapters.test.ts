@@ -11,6 +11,13 @@ function sameIds() {
   return () => `00000000-0000-7000-8000-${String(++n).padStart(12, '0')}`
 }
 
+// Each log signs its cursors with a key of its own store: the signatures alone may differ.
+const headersOf = (response: Response) =>
+  [...response.headers].map(([name, value]) => [
+    name,
+    value.replace(/(cursor=[\w-]+)\.[\w-]+/g, '$1.<signature>'),
+  ])
+
 const requests: [string, RequestInit?][] = [
   [
     '/movies',
@@ -56,7 +63,7 @@ it('the h3 handler answers byte-for-byte like the web handler', async () => {
     ]
     const label = `${init?.method ?? 'GET'} ${path}`
     expect(fromH3.status, label).toBe(fromWeb.status)
-    expect([...fromH3.headers], label).toEqual([...fromWeb.headers])
+    expect(headersOf(fromH3), label).toEqual(headersOf(fromWeb))
     expect(await fromH3.text(), label).toBe(await fromWeb.text())
   }
 })

@@ -82,7 +82,7 @@ const LAYERS: [layer: string, test: RegExp][] = [
     'core-port',
     /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct|words|tallies)\.ts$/,
   ],
-  ['entry', /^src\/(index|create|store-urls)\.ts$/],
+  ['entry', /^src\/(index|create|store-urls|store-files)\.ts$/],
   ...['core', 'drivers', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [
     layer,
     new RegExp(`^src/${layer}/`),

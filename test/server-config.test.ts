@@ -123,7 +123,7 @@ describe('the example server settings', () => {
       return lines.at(-1)
     }
     expect(await start({ MOVIE_LOG_TOKEN: 's3cret', MOVIE_LOG_PRIVATE: 'yes' })).toMatch(
-      /^movie-log listening on \S+ \(store: memory:\/\/, reads private\), the diary at /,
+      /^movie-log listening on \S+ \(store: memory:\/\/, reads private; scrobbles in [^)]+\), the diary at /,
     )
     expect(await start({ MOVIE_LOG_TOKEN: 's3cret' })).not.toContain('private')
   })

@@ -143,6 +143,35 @@ describe('client.watch', () => {
     await changes.close()
   })
 
+  // A resume the server refuses as an id it never issued (web2's 400, issue 61): a memory store
+  // restarted, or a store restored from a backup. The watch starts over with a reset.
+  it('starts over with a reset when the server no longer knows where it stood', async () => {
+    const before = await startExampleServer(new Map())
+    const after = await startExampleServer(new Map())
+    servers.push(before.server, after.server)
+    const sockets = new Set<Socket>()
+    before.server.on('connection', (socket) => sockets.add(socket))
+    let restarted = false
+    const client = createMovieLogClient(before.url, {
+      fetch: (input, init) =>
+        fetch(restarted ? String(input).replace(before.url, after.url) : input, init),
+    })
+    // The store it comes back on has made fewer changes than the watch has read.
+    await createMovieLogClient(after.url).addMovie(aMovie({ title: 'Restored' }))
+    const changes = openWatch(client)
+    await changes.started()
+    for (const title of ['Before the restart', 'Just before']) {
+      const added = await client.addMovie(aMovie({ title }))
+      expect(await changes.next()).toMatchObject({ type: 'added', movie: added })
+    }
+    restarted = true
+    for (const socket of sockets) socket.destroy()
+    expect(await changes.next()).toMatchObject({ type: 'reset' })
+    const next = await client.addMovie(aMovie({ title: 'After the restart' }))
+    expect(await changes.next()).toMatchObject({ type: 'added', movie: next })
+    await changes.close()
+  })
+
   it('throws what the server refused with (a 404 here) as a MovieLogHttpError', async () => {
     const { url, server } = await startExampleServer(new Map())
     servers.push(server)

@@ -1,6 +1,6 @@
 /** The change feed over fetch: Server-Sent Events read with eventsource-parser, resumed by id. */
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
-import { FeedUnavailableError } from '../core/errors'
+import { FeedUnavailableError, InvalidPageRequestError } from '../core/errors'
 import { type LogChange, setWatchStart, type WatchOptions } from '../core/watch'
 import { errorFrom } from './errors'
 
@@ -88,7 +88,13 @@ function openFeed(
               yield event
             }
           } else if (response && !RETRIED_STATUSES.includes(response.status)) {
-            throw await errorFrom(response, 'watch')
+            const error = await errorFrom(response, 'watch')
+            // A resume the server no longer knows (a memory store restarted, a store restored
+            // from a backup: an id later than its history): start over from its present, which
+            // the next connection announces with a `reset`. The caller's own `after` still fails.
+            if (!(connected && position !== undefined && error instanceof InvalidPageRequestError))
+              throw error
+            position = undefined
           } else {
             await response?.body?.cancel()
             failures++
