@@ -39,7 +39,7 @@ export async function openPostgresDriver(
 ): Promise<StoreDriver> {
   checkPostgresUrl(url)
   const { default: pg } = await importPeer('pg', 'postgres://', () => import('pg'))
-  const { connectTimeoutMs } = options
+  const { connectTimeoutMs, storeTimeoutMs = 5000 } = options
   // Connecting is bounded by connectTimeoutMs, on each connection the pool makes.
   class Connection extends pg.Client {
     constructor(config?: ClientConfig) {
@@ -53,7 +53,11 @@ export async function openPostgresDriver(
     // pool waits its turn as long as a store call may take, and leaves the queue when its caller
     // has given up. Bounded by connectTimeoutMs, one owner's 200 adds at once (serialised on its
     // counters' rows) failed on a loaded machine with a healthy database.
-    connectionTimeoutMillis: Math.max(connectTimeoutMs, options.storeTimeoutMs ?? 5000),
+    connectionTimeoutMillis: Math.max(connectTimeoutMs, storeTimeoutMs),
+    // A statement past the store call's bound is cancelled by PostgreSQL itself (57014): a query
+    // stuck on a lock gives its connection back once its caller has given up, and its write
+    // (rolled back) does not land after the caller was told the store failed.
+    statement_timeout: storeTimeoutMs,
     application_name: 'movie-log',
   })
   // An idle connection died: the pool has let go of it and opens another on the next query.
@@ -204,6 +208,8 @@ async function createSchema(pool: Pool): Promise<void> {
   let failure: unknown
   try {
     await client.query('BEGIN')
+    // Making the schema (or waiting for another process making it) is no store call: unbounded.
+    await client.query('SET LOCAL statement_timeout = 0')
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
     // Another process may have made it while this one waited for the lock.
     if (!(await marked(client))) {

@@ -189,7 +189,7 @@ export const RESPONSES: Record<string, JsonSchema> = {
   ),
   InternalServerError: problem('The server failed; the answer says nothing of its internals.'),
   ServiceUnavailable: problem(
-    'The store failed (its detail says how: cannot be reached, no answer in time, too many connections, disk full, read-only, ...), or too many adds are running. An add may or may not have been stored: retry it with its Idempotency-Key.',
+    'The store failed (its detail says how: cannot be reached, no answer in time, too many connections, disk full, read-only, ...), or too many adds are running. An add may or may not have been stored (`mayHaveLanded` is true when it timed out): retry it with its Idempotency-Key.',
     { 'Retry-After': headerRef('RetryAfter') },
   ),
 }
