@@ -4,6 +4,7 @@
  * failover, an idle-connection reaper) costs that connection, never the process.
  */
 import { createHash } from 'node:crypto'
+import process from 'node:process'
 import type { ClientConfig, Pool } from 'pg'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
@@ -17,6 +18,16 @@ import { schemaStatements } from './sql-statements'
 
 /** The oldest PostgreSQL the driver knows (as `server_version_num`). */
 export const POSTGRES_MINIMUM = 120000
+
+/** The pool's connections at most, as pg's default. */
+const POOL_SIZE = 10
+const READ = /^\s*SELECT\b/i
+
+// The server ended the connection (pg_terminate_backend, a shutdown), or pg found it ended.
+function endedWhileIdle(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  return code === '57P01' || code === '57P02' || /^Connection terminated/.test(String(message))
+}
 
 // Two processes creating the schema at once would race in the catalogue: one waits for the other.
 const SCHEMA_LOCK = 0x6d6f7669 // 'movi'
@@ -49,6 +60,7 @@ export async function openPostgresDriver(
   const pool = new pg.Pool({
     connectionString: url,
     Client: Connection,
+    max: POOL_SIZE,
     // pg-pool bounds a call's wait for a free connection with this too: a burst larger than the
     // pool waits its turn as long as a store call may take, and leaves the queue when its caller
     // has given up. Bounded by connectTimeoutMs, one owner's 200 adds at once (serialised on its
@@ -61,8 +73,13 @@ export async function openPostgresDriver(
     application_name: 'movie-log',
   })
   // An idle connection died: the pool has let go of it and opens another on the next query.
-  // Unheard, this event would end the process.
-  pool.on('error', () => {})
+  // Unheard, this event would end the process; said, an operator sees the restart or reaper.
+  pool.on('error', (error) => {
+    process.emitWarning(
+      `movie-log: PostgreSQL ended a connection of the pool while it was idle (${error.message}): a restart, a failover or an idle-connection reaper; the pool opens another when needed`,
+      { code: 'MOVIE_LOG_POSTGRES_CONNECTION_ENDED' },
+    )
+  })
   // The LISTEN client: a connection of its own, never one of the pool's.
   const listenOn = async (): Promise<Listening> => {
     const client = new pg.Client({
@@ -118,7 +135,18 @@ async function preparedDriver(
 ): Promise<StoreDriver> {
   const connection: SqlConnection = {
     dialect: 'postgres',
-    query: async (sql, parameters) => (await pool.query(sql, parameters as unknown[])).rows,
+    query: async (sql, parameters) => {
+      // A connection PostgreSQL ended while idle (a restart, a failover, a reaper) can be handed
+      // out before the pool has heard of it: a read that meets one is sent again, on another.
+      // Each meeting costs the pool that connection, so a pool of ten runs out of them.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return (await pool.query(sql, parameters as unknown[])).rows
+        } catch (error) {
+          if (!READ.test(sql) || !endedWhileIdle(error) || attempt >= POOL_SIZE) throw error
+        }
+      }
+    },
     transaction: async (steps) => {
       const client = await pool.connect()
       let failure: unknown
