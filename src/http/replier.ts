@@ -223,8 +223,10 @@ export function createMovieLogReplier(
  * so an app whose database is down says so without a stack per request.
  */
 function logError(error: unknown): void {
-  if (!StoreUnavailableError.is(error)) return console.error('[movie-log]', error)
-  console.warn(`[movie-log] ${error.message}${error.storeCode ? ` [${error.storeCode}]` : ''}`)
+  if (StoreUnavailableError.is(error)) {
+    const code = error.storeCode ? ` [${error.storeCode}]` : ''
+    console.warn(`[movie-log] ${error.message}${code}`)
+  } else console.error('[movie-log]', error)
 }
 
 function unauthenticated(): Reply {
