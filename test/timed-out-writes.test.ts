@@ -78,6 +78,8 @@ it('answers a write past storeTimeoutMs 503 with mayHaveLanded, and it lands', a
     }),
   )
   expect(post.status).toBe(503)
+  // No Retry-After: a client retrying on it alone would store the movie twice.
+  expect(post.headers.get('retry-after')).toBeNull()
   const problem = (await post.json()) as Problem
   expect(problem).toMatchObject({ reason: 'timeout', mayHaveLanded: true })
   expect(problem.detail).toMatch(/may still be stored.*Idempotency-Key/)

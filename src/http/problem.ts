@@ -148,7 +148,9 @@ export function errorReply(error: unknown): Reply {
     reason: storeError?.reason,
     mayHaveLanded: storeError?.mayHaveLanded || undefined,
   }
-  return toReply(problem, retryAfter(error.code))
+  // No "try again" for a write that may have landed: a client that retries on Retry-After alone
+  // would store it twice. The detail says when a retry is safe.
+  return toReply(problem, storeError?.mayHaveLanded ? {} : retryAfter(error.code))
 }
 
 // When to try again: store outages are usually short, and a first attempt still running
