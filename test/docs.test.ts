@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import * as movieLog from 'movie-log'
 import { describe, expect, it } from 'vitest'
 
 // The manual in docs/: its included snippets against the files in docs/snippets/ (which `npm run
@@ -36,5 +37,19 @@ describe('the docs', () => {
   it('show API use only through snippets: no ts code block written in a page', () => {
     const inline = pages().filter((page) => /^\s*```ts/m.test(read(page)))
     expect(inline).toEqual([])
+  })
+
+  // Issue 55: the table had no InvalidOwnerError, which logs.of and the HTTP owner function throw.
+  it('list every error class movie-log exports in the errors reference', () => {
+    const table = read('reference/errors.md')
+    const classes = Object.entries(movieLog).filter(
+      ([name, value]) =>
+        typeof value === 'function' &&
+        value.prototype instanceof movieLog.MovieLogError &&
+        name.endsWith('Error'),
+    )
+    expect(classes.length).toBeGreaterThan(10)
+    const missing = classes.filter(([name]) => !table.includes(`| \`${name}\` |`))
+    expect(missing.map(([name]) => name)).toEqual([])
   })
 })

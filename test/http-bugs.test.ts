@@ -117,8 +117,10 @@ describe('a client that goes away while sending its body', () => {
   })
 })
 
-it('leaves 503s out of the default log: a store outage is not a bug', async () => {
+// Issue 55: an app whose database was down logged nothing by default.
+it('logs a 503 by default as one warning line saying why, not as a bug', async () => {
   const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+  const warned = vi.spyOn(console, 'warn').mockImplementation(() => {})
   const down = new FlakyMap()
   const response = await toWebHandler(createMovieLog(down))(
     new Request('http://movie-log.test/movies', {
@@ -129,6 +131,9 @@ it('leaves 503s out of the default log: a store outage is not a bug', async () =
   )
   expect(response.status).toBe(503)
   expect(logged).not.toHaveBeenCalled()
+  expect(warned.mock.calls).toEqual([
+    ['[movie-log] The movie store is unavailable (set: cannot be reached) [ECONNRESET]'],
+  ])
 })
 
 describe('a bug inside a driver', () => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
-import { createMovieLog, importMovies } from 'movie-log'
+import { createMovieLog, importMovies, registerStoreOpener } from 'movie-log'
 import { describe, expect, it } from 'vitest'
+import { driverForKeyv, toKeyv } from '../src/drivers'
 import { urlBackend } from './_backends'
 import { describeImportSuite } from './_import-suite'
 import { aMovie } from './_movies'
@@ -41,5 +42,34 @@ describe('importMovies, ids', () => {
   it('refuses an object that is not a log made by createMovieLog', async () => {
     const fake = { ...createMovieLog() }
     await expect(importMovies(fake, [])).rejects.toThrow(/made by createMovieLog/)
+  })
+
+  // Issue 55: counting the imported rows' terms in swallowed every error, a bug's too.
+  it("fails with a bug in counting the rows' terms in, and leaves a store failure to the reads", async () => {
+    const counting = (scheme: string, failure: Error) => {
+      registerStoreOpener({
+        schemes: [scheme],
+        remote: false,
+        open: async () => {
+          const memory = driverForKeyv(toKeyv(new Map(), 'movie-log'))
+          const countTerms = async () => {
+            throw failure
+          }
+          return { ...memory, log: (owner) => ({ ...memory.log(owner), countTerms }) }
+        },
+      })
+      return createMovieLog(`${scheme}://`)
+    }
+    const bug = new TypeError('terms is not iterable')
+    await expect(
+      importMovies(counting('test-import-bug', bug), [{ line: 1, movie: aMovie() }]),
+    ).rejects.toBe(bug)
+    const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
+      code: 'ECONNREFUSED',
+    })
+    const report = await importMovies(counting('test-import-down', down), [
+      { line: 1, movie: aMovie() },
+    ])
+    expect(report.added).toBe(1)
   })
 })

@@ -3,6 +3,7 @@
 // driver is seen by the very next read through another driver on the same store.
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
+import { createMovieLog, StoreUnavailableError } from 'movie-log'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
 import { createUuidV7Generator } from '../src/core/id'
@@ -152,7 +153,7 @@ for (const [name, open, available] of stores) {
 it('never serves one owner a page kept for another at the same version (Redis change ids of two logs can be equal)', () => {
   const pages = createPageCache()
   const movies = [Object.freeze({ ...aMovie(), id: 'a' })] as never
-  pages.keep('alice', { limit: 5 }, '1-0', { movies, nextCursor: null })
+  pages.keep('alice', { limit: 5 }, '1-0', { movies, nextCursor: null }, pages.mark())
   expect(pages.get('bob', { limit: 5 }, '1-0')).toBeUndefined()
   expect(pages.get('alice', { limit: 5 }, '1-0')?.movies).toEqual(movies)
   expect(pages.get('alice', { limit: 5 }, '2-0')).toBeUndefined()
@@ -176,4 +177,39 @@ it('refuses bad options before it asks the store anything: a 400, not a 503, on 
     })
   }
   await expect(log.listMovies({ limit: 5 })).rejects.toThrow()
+})
+
+/** A caller's Map (written through by the memory driver) whose writes wait while `held`. */
+class HeldMap extends Map<unknown, unknown> {
+  held: Promise<never> | undefined
+
+  override set(key: unknown, value: unknown) {
+    // keyv awaits what its store's set returns: the write is in flight until this settles.
+    return (this.held ?? super.set(key, value)) as this
+  }
+}
+
+// Issue 55: the memory store indexes a movie, then writes it through to the caller's Map. A page
+// read meanwhile holds it, and was kept under the version before the write: when the write
+// failed, that version stood, and the page with a movie never stored was served from then on.
+it('never keeps a page read while a write is in flight: a write that fails leaves no trace', async () => {
+  const map = new HeldMap()
+  const log = createMovieLog(map)
+  await log.addMovie(aMovie({ title: 'Heat' }))
+  const titles = async (limit = 10) => (await log.listMovies({ limit })).movies.map((m) => m.title)
+  expect(await titles()).toEqual(['Heat'])
+  let fail: (error: Error) => void = () => {}
+  map.held = new Promise<never>((_, reject) => {
+    fail = reject
+  })
+  const adding = log.addMovie(aMovie({ title: 'Lost' })).catch((error: unknown) => error)
+  // The page kept before is served as it was; a page not kept is read from the index, which
+  // holds the movie in flight (indexed already, not yet in the store).
+  expect(await titles()).toEqual(['Heat'])
+  expect(await titles(20)).toEqual(['Heat', 'Lost'])
+  map.held = undefined
+  fail(Object.assign(new Error('the disk went away'), { code: 'ECONNRESET' }))
+  expect(StoreUnavailableError.is(await adding)).toBe(true)
+  expect(await titles(20)).toEqual(['Heat'])
+  expect(await titles()).toEqual(['Heat'])
 })

@@ -31,7 +31,9 @@ export interface MovieLogClientOptions {
   /**
    * How many times a call is tried again after a network failure, a 503 or a 409, waiting as
    * the answer's `Retry-After` says or backing off (0.1 s doubling, with jitter). Default 6: an
-   * add rides out a store that drops its connections, or is out for half a minute.
+   * add rides out a store that drops its connections, or is out for half a minute. An update
+   * or delete (no Idempotency-Key) is not tried again once it may have landed: after a lost
+   * answer, or a 503 with `mayHaveLanded`.
    */
   retries?: number
   /** How long one attempt may take, answer and body, in ms. Default 10000. */

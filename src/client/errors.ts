@@ -47,6 +47,8 @@ export interface ProblemDetails {
   errors?: { pointer?: string; parameter?: string; detail?: string }[]
   /** A 503's `reason`: why the store failed. */
   reason?: unknown
+  /** A 503's `mayHaveLanded`: the write timed out, and may still be stored. */
+  mayHaveLanded?: unknown
 }
 
 const TYPE_BASE = 'urn:movie-log:problem:'
@@ -64,7 +66,10 @@ export async function errorFrom(
     // The server's reason, when it is one this client knows (a proxy's 503 has none).
     const known = STORE_FAILURE_REASONS.includes(problem?.reason as StoreFailureReason)
     const reason = known ? (problem?.reason as StoreFailureReason) : 'unknown'
-    return new StoreUnavailableError(operation, problem, { reason })
+    return new StoreUnavailableError(operation, problem, {
+      reason,
+      mayHaveLanded: problem?.mayHaveLanded === true,
+    })
   }
   switch (type) {
     case 'invalid-movie':

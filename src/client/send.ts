@@ -10,6 +10,8 @@ export interface SendOptions {
 // 503: the store (or the server's add capacity) is briefly out. 409: the first request with the
 // same Idempotency-Key is still running. Both say to try again; nothing else does.
 const RETRIED_STATUSES = [409, 503]
+// What is safe to send twice without a key: reading changes nothing.
+const SAFE_METHODS = ['GET', 'HEAD']
 const FIRST_BACKOFF_MS = 100
 const MAX_BACKOFF_MS = 5000
 
@@ -17,7 +19,8 @@ const MAX_BACKOFF_MS = 5000
  * Sends `init` to `url`, retrying network failures, timeouts, 409 and 503 up to `retries` times,
  * after the answer's `Retry-After` or an exponential backoff with jitter. Resolves with the last
  * answer; a network failure on the last attempt becomes a StoreUnavailableError: the log could
- * not be reached.
+ * not be reached. A write without an `Idempotency-Key` is not sent again once it may have
+ * landed (its answer lost, or a 503 saying `mayHaveLanded`): sent twice, it could land twice.
  */
 export async function send(
   url: string,
@@ -25,6 +28,9 @@ export async function send(
   operation: string,
   options: SendOptions,
 ): Promise<Response> {
+  const unkeyedWrite =
+    !SAFE_METHODS.includes(init.method?.toUpperCase() ?? 'GET') &&
+    !new Headers(init.headers).has('idempotency-key')
   for (let attempt = 0; ; attempt++) {
     let response: Response | undefined
     try {
@@ -33,18 +39,35 @@ export async function send(
         signal: AbortSignal.timeout(options.timeoutMs),
       })
     } catch (error) {
-      if (attempt >= options.retries)
+      // Sent or not, the request may have reached the server: an unkeyed write is not sent again.
+      if (attempt >= options.retries || unkeyedWrite)
         throw new StoreUnavailableError(operation, error, {
           reason: timedOut(error) ? 'timeout' : 'unreachable',
+          mayHaveLanded: unkeyedWrite,
         })
     }
-    if (response && (attempt >= options.retries || !RETRIED_STATUSES.includes(response.status))) {
+    if (
+      response &&
+      (attempt >= options.retries ||
+        !RETRIED_STATUSES.includes(response.status) ||
+        (unkeyedWrite && (await mayHaveLanded(response))))
+    ) {
       return response
     }
     const wait = retryAfterMs(response?.headers.get('retry-after')) ?? backoffMs(attempt)
     await response?.body?.cancel()
     await new Promise((resolve) => setTimeout(resolve, wait))
   }
+}
+
+// A 503 to a write that timed out on the server: the write may still be stored.
+async function mayHaveLanded(response: Response): Promise<boolean> {
+  if (response.status !== 503) return false
+  const problem: unknown = await response
+    .clone()
+    .json()
+    .catch(() => undefined)
+  return (problem as { mayHaveLanded?: unknown } | undefined)?.mayHaveLanded === true
 }
 
 // AbortSignal.timeout's own error: the server did not answer in time.

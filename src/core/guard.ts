@@ -45,6 +45,9 @@ export function guardLog(
   }
 }
 
+// The operations that change what is stored: timed out, they may land all the same.
+const WRITES = new Set(['set', 'replace', 'delete', 'drop'])
+
 /** A store call as the core makes it, bounded and with store failures raised as such. */
 export type Guard = <T>(operation: string, call: () => Promise<T>) => Promise<T>
 
@@ -58,7 +61,11 @@ export function guarded(
     if (MovieLogError.is(error)) return error
     const failure: StoreFailure | undefined =
       error instanceof StoreTimeoutError ? { reason: 'timeout' } : store.classifyFailure(error)
-    return failure ? new StoreUnavailableError(operation, error, failure) : error
+    if (!failure) return error
+    // A write the store did not answer in time is not known to have failed: the call goes on
+    // (the store cancels it where it can, PostgreSQL by its statement timeout), and may land.
+    const mayHaveLanded = failure.reason === 'timeout' && WRITES.has(operation)
+    return new StoreUnavailableError(operation, error, { ...failure, mayHaveLanded })
   }
   // One promise, settled by the call or by its timer, whichever comes first.
   const timed = <T>(operation: string, call: () => Promise<T>): Promise<T> =>

@@ -4,6 +4,7 @@ import { contentId, idProblem } from './import-id'
 import { type ImportTarget, importTargetOf } from './import-target'
 import { type Movie, parseNewMovie, sameMovie } from './movie'
 import type { MovieLog } from './movie-log'
+import { StoreUnavailableError } from './store-failure'
 
 /**
  * One row to import: a movie (with or without `id`) and the line it came from, or a row its
@@ -104,9 +105,12 @@ export async function importMovies(
     const results = await Promise.all(batch.map(({ line, movie }) => storeRow(target, line, movie)))
     for (const result of results) settle(result)
     // Their search and statistics terms too, where adds leave them to the reads, so an import
-    // leaves the first search nothing to count. Stored already: if this fails, a read does it.
+    // leaves the first search nothing to count. Stored already: if the store fails here, a read
+    // counts them in later. Anything else is a bug, and the import's error.
     if (results.some((result) => result.status === 'added')) {
-      await target.driver.countTerms?.().catch(() => {})
+      await target.driver.countTerms?.().catch((error: unknown) => {
+        if (!StoreUnavailableError.is(error)) throw error
+      })
     }
     batch = []
     ids.clear()

@@ -8,7 +8,7 @@ import { addOnce } from './idempotency'
 import { registerImportTarget } from './import-target'
 import { checkPageRequest, type ListMoviesOptions, type MoviePage, readPage } from './listing'
 import { type Movie, type NewMovie, parseNewMovie } from './movie'
-import { createPageCache, type PageCache } from './page-cache'
+import { createPageCache, type PageCache, withWritesTold } from './page-cache'
 import { createSharedWatchSources } from './shared-changes'
 import { type MovieStats, readStats, type StatsOptions } from './stats'
 import {
@@ -215,7 +215,9 @@ class MovieLogService implements MovieLog {
     private readonly owner: string,
   ) {
     const { store, settings, generateId } = context
-    this.store = guardLog(store.log(owner), store, settings.storeTimeoutMs)
+    const log = guardLog(store.log(owner), store, settings.storeTimeoutMs)
+    const pages = context.pages()
+    this.store = pages ? withWritesTold(log, pages, owner) : log
     registerImportTarget(this, { driver: this.store, generateId, customIds: settings.customIds })
   }
 
@@ -253,12 +255,13 @@ class MovieLogService implements MovieLog {
     const pages = this.context.pages()
     if (!pages || options.limit === undefined) return readPage(store, request, key)
     // The version first, then the page: a page is never kept under a version newer than it.
+    const mark = pages.mark()
     const version = await store.latestChange()
     // A log with no history (an older store's) has no version to check a page against.
     if (version === undefined) return readPage(store, request, key)
     const kept = pages.get(owner, options, version)
     if (kept) return kept
-    return pages.keep(owner, options, version, await readPage(store, request, key))
+    return pages.keep(owner, options, version, await readPage(store, request, key), mark)
   }
 
   async getMovie(id: string): Promise<Movie | undefined> {

@@ -70,6 +70,8 @@ export const STORE_FAILURE_REASONS: readonly StoreFailureReason[] = [
 export interface StoreFailure {
   reason: StoreFailureReason
   code?: string | undefined
+  /** A write that failed this way may have been stored all the same (it timed out). */
+  mayHaveLanded?: boolean
 }
 
 /** A few words per reason, for messages and logs. */
@@ -118,6 +120,13 @@ export class StoreUnavailableError extends MovieLogError {
    * a node-redis error class (`ClientOfflineError`). For logs; `reason` is the stable part.
    */
   readonly storeCode: string | undefined
+  /**
+   * True when the call was a write that timed out: the store may have stored it all the same
+   * (it was sent, and no answer said otherwise). Retry it only where a retry is safe: an add
+   * with its idempotency key, or after reading what the log holds. Over HTTP, such a 503 has
+   * `reason: 'timeout'` and says so in its `detail`.
+   */
+  readonly mayHaveLanded: boolean
 
   constructor(operation: string, cause: unknown, failure: StoreFailure = { reason: 'unknown' }) {
     const words = STORE_FAILURE_WORDS[failure.reason] ?? STORE_FAILURE_WORDS.unknown
@@ -126,5 +135,6 @@ export class StoreUnavailableError extends MovieLogError {
     })
     this.reason = failure.reason
     this.storeCode = failure.code
+    this.mayHaveLanded = failure.mayHaveLanded === true
   }
 }

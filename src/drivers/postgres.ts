@@ -4,6 +4,7 @@
  * failover, an idle-connection reaper) costs that connection, never the process.
  */
 import { createHash } from 'node:crypto'
+import process from 'node:process'
 import type { ClientConfig, Pool } from 'pg'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
@@ -17,6 +18,16 @@ import { schemaStatements } from './sql-statements'
 
 /** The oldest PostgreSQL the driver knows (as `server_version_num`). */
 export const POSTGRES_MINIMUM = 120000
+
+/** The pool's connections at most, as pg's default. */
+const POOL_SIZE = 10
+const READ = /^\s*SELECT\b/i
+
+// The server ended the connection (pg_terminate_backend, a shutdown), or pg found it ended.
+function endedWhileIdle(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  return code === '57P01' || code === '57P02' || /^Connection terminated/.test(String(message))
+}
 
 // Two processes creating the schema at once would race in the catalogue: one waits for the other.
 const SCHEMA_LOCK = 0x6d6f7669 // 'movi'
@@ -39,7 +50,7 @@ export async function openPostgresDriver(
 ): Promise<StoreDriver> {
   checkPostgresUrl(url)
   const { default: pg } = await importPeer('pg', 'postgres://', () => import('pg'))
-  const { connectTimeoutMs } = options
+  const { connectTimeoutMs, storeTimeoutMs = 5000 } = options
   // Connecting is bounded by connectTimeoutMs, on each connection the pool makes.
   class Connection extends pg.Client {
     constructor(config?: ClientConfig) {
@@ -49,16 +60,26 @@ export async function openPostgresDriver(
   const pool = new pg.Pool({
     connectionString: url,
     Client: Connection,
+    max: POOL_SIZE,
     // pg-pool bounds a call's wait for a free connection with this too: a burst larger than the
     // pool waits its turn as long as a store call may take, and leaves the queue when its caller
     // has given up. Bounded by connectTimeoutMs, one owner's 200 adds at once (serialised on its
     // counters' rows) failed on a loaded machine with a healthy database.
-    connectionTimeoutMillis: Math.max(connectTimeoutMs, options.storeTimeoutMs ?? 5000),
+    connectionTimeoutMillis: Math.max(connectTimeoutMs, storeTimeoutMs),
+    // A statement past the store call's bound is cancelled by PostgreSQL itself (57014): a query
+    // stuck on a lock gives its connection back once its caller has given up, and its write
+    // (rolled back) does not land after the caller was told the store failed.
+    statement_timeout: storeTimeoutMs,
     application_name: 'movie-log',
   })
   // An idle connection died: the pool has let go of it and opens another on the next query.
-  // Unheard, this event would end the process.
-  pool.on('error', () => {})
+  // Unheard, this event would end the process; said, an operator sees the restart or reaper.
+  pool.on('error', (error) => {
+    process.emitWarning(
+      `movie-log: PostgreSQL ended a connection of the pool while it was idle (${error.message}): a restart, a failover or an idle-connection reaper; the pool opens another when needed`,
+      { code: 'MOVIE_LOG_POSTGRES_CONNECTION_ENDED' },
+    )
+  })
   // The LISTEN client: a connection of its own, never one of the pool's.
   const listenOn = async (): Promise<Listening> => {
     const client = new pg.Client({
@@ -114,7 +135,18 @@ async function preparedDriver(
 ): Promise<StoreDriver> {
   const connection: SqlConnection = {
     dialect: 'postgres',
-    query: async (sql, parameters) => (await pool.query(sql, parameters as unknown[])).rows,
+    query: async (sql, parameters) => {
+      // A connection PostgreSQL ended while idle (a restart, a failover, a reaper) can be handed
+      // out before the pool has heard of it: a read that meets one is sent again, on another.
+      // Each meeting costs the pool that connection, so a pool of ten runs out of them.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return (await pool.query(sql, parameters as unknown[])).rows
+        } catch (error) {
+          if (!READ.test(sql) || !endedWhileIdle(error) || attempt >= POOL_SIZE) throw error
+        }
+      }
+    },
     transaction: async (steps) => {
       const client = await pool.connect()
       let failure: unknown
@@ -204,6 +236,8 @@ async function createSchema(pool: Pool): Promise<void> {
   let failure: unknown
   try {
     await client.query('BEGIN')
+    // Making the schema (or waiting for another process making it) is no store call: unbounded.
+    await client.query('SET LOCAL statement_timeout = 0')
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
     // Another process may have made it while this one waited for the lock.
     if (!(await marked(client))) {

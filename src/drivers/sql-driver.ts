@@ -14,7 +14,7 @@ export interface SqlConnection {
   dialect: SqlDialect
   /** Runs one statement with its parameters; resolves with the rows it returned. */
   query(sql: string, parameters: readonly unknown[]): Promise<Record<string, unknown>[]>
-  /** Runs statements in order, in one transaction on PostgreSQL (SQLite: one after another). */
+  /** Runs statements in order, all or none (SQLite: a savepoint in a group commit's transaction). */
   transaction(steps: readonly (readonly [string, readonly unknown[]])[]): Promise<void>
   /** Opens the store's one wake source: other processes' changes, by owner (see watchers.ts). */
   openWakes(hub: WakeHub, namespace: string): WakeSource

@@ -22,7 +22,8 @@ export interface MovieLogHttpOptions {
   /**
    * Called with every error that became a 500 (a bug), and with every `StoreUnavailableError`
    * that became a 503 (its `reason` and `storeCode` say why), for logging. Default:
-   * `console.error` for 500s; 503s are left to you.
+   * `console.error` for 500s, and a one-line `console.warn` for 503s (the store's failure and
+   * its code).
    */
   onError?: (error: unknown, request: Request) => void
   /**

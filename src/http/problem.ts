@@ -43,6 +43,11 @@ export interface Problem {
   errors?: ProblemFieldError[]
   /** Why the store failed, in a 503 (`'disk-full'`, ...): `StoreUnavailableError.reason`. */
   reason?: StoreFailureReason
+  /**
+   * In a 503 to a write that timed out: the change may still be stored
+   * (`StoreUnavailableError.mayHaveLanded`). Retry it only with the same `Idempotency-Key`.
+   */
+  mayHaveLanded?: true
 }
 
 const PROBLEM_CONTENT_TYPE = 'application/problem+json'
@@ -101,6 +106,15 @@ const STORE_DETAILS: Record<StoreFailureReason, string> = {
   unknown: 'The movie store failed. Try again shortly.',
 }
 
+// A write past its time may land all the same: a blind retry could store it twice.
+const MAY_HAVE_LANDED =
+  'The movie store did not answer in time, and the change may still be stored. A retry with the same Idempotency-Key is safe; without one, read the log before trying again.'
+
+function storeDetail(error: StoreUnavailableError): string {
+  if (error.mayHaveLanded) return MAY_HAVE_LANDED
+  return STORE_DETAILS[error.reason] ?? STORE_DETAILS.unknown
+}
+
 /** A problem reply for an HTTP-level failure (`about:blank`: the status says it all). */
 export function problemReply(
   status: number,
@@ -122,6 +136,8 @@ export function errorReply(error: unknown): Reply {
   }
   const { status, title, slug } = BY_CODE[error.code]
   const issues = (error as { issues?: ValidationIssue[] }).issues
+  const storeError =
+    error.code === 'STORE_UNAVAILABLE' ? (error as StoreUnavailableError) : undefined
   const problem: Problem = {
     type: PROBLEM_TYPE_BASE + slug,
     title,
@@ -129,10 +145,12 @@ export function errorReply(error: unknown): Reply {
     detail: detailFor(error, issues),
     errors: issues?.map((issue) => fieldError(error.code, issue)),
     // The stable word, never the store's own code (an internal).
-    reason:
-      error.code === 'STORE_UNAVAILABLE' ? (error as StoreUnavailableError).reason : undefined,
+    reason: storeError?.reason,
+    mayHaveLanded: storeError?.mayHaveLanded || undefined,
   }
-  return toReply(problem, retryAfter(error.code))
+  // No "try again" for a write that may have landed: a client that retries on Retry-After alone
+  // would store it twice. The detail says when a retry is safe.
+  return toReply(problem, storeError?.mayHaveLanded ? {} : retryAfter(error.code))
 }
 
 // When to try again: store outages are usually short, and a first attempt still running
@@ -150,7 +168,7 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
     case 'INVALID_PAGE_REQUEST':
       return `${namesOf(issues ?? [])}; see errors.`
     case 'STORE_UNAVAILABLE':
-      return STORE_DETAILS[(error as StoreUnavailableError).reason] ?? STORE_DETAILS.unknown
+      return storeDetail(error as StoreUnavailableError)
     case 'UNSUPPORTED_STORE':
     case 'INVALID_OWNER':
     case 'NAMESPACE_CONFLICT':

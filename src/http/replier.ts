@@ -69,11 +69,7 @@ export function createMovieLogReplier(
   const encodedBasePath = new URL(`http://localhost${basePath}`).pathname.replace(/\/$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const maxPageSize = options.maxPageSize ?? 1000
-  const onError =
-    options.onError ??
-    ((error: unknown) => {
-      if (!StoreUnavailableError.is(error)) console.error('[movie-log]', error)
-    })
+  const onError = options.onError ?? logError
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
   const feed = {
     keepAliveMs: options.keepAliveMs ?? 15_000,
@@ -249,6 +245,17 @@ export function createMovieLogReplier(
     }
     return reply
   }
+}
+
+/**
+ * The default `onError`: a bug with its stack; the store failing (a 503) as one line saying why,
+ * so an app whose database is down says so without a stack per request.
+ */
+function logError(error: unknown): void {
+  if (StoreUnavailableError.is(error)) {
+    const code = error.storeCode ? ` [${error.storeCode}]` : ''
+    console.warn(`[movie-log] ${error.message}${code}`)
+  } else console.error('[movie-log]', error)
 }
 
 function unauthenticated(): Reply {

@@ -128,6 +128,12 @@ export const HEADERS: Record<string, JsonSchema> = {
     }),
     required: true,
   },
+  // A 503 to a write that may have landed has none: retried on it alone, the write could land
+  // twice.
+  StoreRetryAfter: stringHeader(
+    'Seconds to wait before trying again; absent when `mayHaveLanded` is true.',
+    { type: 'string', pattern: '^[0-9]+$' },
+  ),
   Allow: { ...stringHeader('The methods this resource answers.'), required: true },
   AcceptPost: { ...stringHeader('The media type a POST must send.'), required: true },
   AcceptPatch: { ...stringHeader('The media types a PATCH may send.'), required: true },
@@ -191,8 +197,8 @@ export const RESPONSES: Record<string, JsonSchema> = {
   ),
   InternalServerError: problem('The server failed; the answer says nothing of its internals.'),
   ServiceUnavailable: problem(
-    'The store failed (its detail says how: cannot be reached, no answer in time, too many connections, disk full, read-only, ...), or too many adds and scrobbles are running, or too many streams (exports, feeds, full lists) are open. An add may or may not have been stored: retry it with its Idempotency-Key.',
-    { 'Retry-After': headerRef('RetryAfter') },
+    'The store failed (its detail says how: cannot be reached, no answer in time, too many connections, disk full, read-only, ...), or too many adds and scrobbles are running, or too many streams (exports, feeds, full lists) are open. An add may or may not have been stored (`mayHaveLanded` is true when it timed out): retry it with its Idempotency-Key.',
+    { 'Retry-After': headerRef('StoreRetryAfter') },
   ),
 }
 

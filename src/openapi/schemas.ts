@@ -172,6 +172,11 @@ const problem: JsonSchema = {
       description: 'In a 503 from the store: why it failed, one stable word.',
       enum: [...STORE_FAILURE_REASONS],
     },
+    mayHaveLanded: {
+      description:
+        'In a 503 to a write that timed out: the change may still be stored. Retry it only with the same `Idempotency-Key`, or after reading the log.',
+      const: true,
+    },
   },
 }
 

@@ -1,5 +1,5 @@
 /** What a failed call means, in a sentence for the person using the page. */
-import { MovieLogHttpError, StoreUnavailableError } from '../client/index'
+import { FeedUnavailableError, MovieLogHttpError, StoreUnavailableError } from '../client/index'
 
 export function explain(error: unknown): string {
   if (StoreUnavailableError.is(error)) {
@@ -9,6 +9,9 @@ export function explain(error: unknown): string {
       return 'Could not reach the server: check the connection, then try again.'
     }
     return 'The log cannot be reached right now. Try again in a moment.'
+  }
+  if (FeedUnavailableError.is(error)) {
+    return 'This server sends no live changes: reload the page to see them.'
   }
   if (error instanceof MovieLogHttpError) {
     return `The server refused: ${error.problem?.detail ?? `HTTP ${error.status}`}`

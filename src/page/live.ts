@@ -6,8 +6,9 @@
  */
 import { type LogChange, type Movie, versionOf } from '../client/index'
 import type { OpenEdit } from './changes'
+import { explain } from './explain'
 import { movieOf } from './movie-item'
-import type { Session } from './token'
+import { Cancelled, type Session } from './token'
 
 export interface LiveView {
   list: HTMLOListElement
@@ -40,6 +41,8 @@ export function followChanges(session: Session, view: LiveView) {
   // Changes read while the list loads, applied once it is shown (a load replaces the list).
   let loading = 0
   const held: LogChange[] = []
+  // Why the feed stopped, held while a load's words would cover it.
+  let unsaid: string | undefined
 
   const itemOf = (id: string) =>
     view.list.querySelector<HTMLLIElement>(`li.movie[data-id="${CSS.escape(id)}"]`)
@@ -117,8 +120,15 @@ export function followChanges(session: Session, view: LiveView) {
             else apply(change)
           }
         })
-        // A feed refused (a server with none, a token not given): the page works without it.
-        .catch(() => {})
+        // A feed refused (a server with none): the page works without it, and says so. Stopped
+        // here (offline) or the token not given: the page says what it needs elsewhere.
+        .catch((error: unknown) => {
+          if (controller.signal.aborted || error instanceof Cancelled) return
+          const message = `Changes made elsewhere are not shown as they happen. ${explain(error)}`
+          // Said after a load in progress, whose own words would cover it.
+          if (loading > 0) unsaid = message
+          else view.say(message)
+        })
         .finally(() => {
           if (watching === controller) watching = undefined
         })
@@ -135,7 +145,11 @@ export function followChanges(session: Session, view: LiveView) {
         return await load()
       } finally {
         loading--
-        if (loading === 0) for (const change of held.splice(0)) apply(change)
+        if (loading === 0) {
+          for (const change of held.splice(0)) apply(change)
+          if (unsaid) view.say(unsaid)
+          unsaid = undefined
+        }
       }
     },
   }

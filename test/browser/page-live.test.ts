@@ -55,7 +55,9 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page in two windows', () => {
     a = (await open(1280)).page
     ;({ page: b, context: contextB } = await open(1280))
   })
+  const cleanups: (() => Promise<unknown>)[] = []
   afterAll(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup()
     await browser?.close()
     await site?.close()
   })
@@ -161,5 +163,27 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page in two windows', () => {
     await contextB.setOffline(false)
     await titlesBecome(b, (titles) => titles[1] === 'While away (1995)')
     expect(await titlesOn(b)).toEqual(['Oldest (1995)', 'While away (1995)', 'In 2022 (1995)'])
+  })
+
+  // Issue 55: the page swallowed a feed that failed, and went on as if it were live.
+  it('says in its status that changes are not shown live, on a server with no feed', async () => {
+    const context = await browser.newContext()
+    cleanups.push(() => context.close())
+    const page = await context.newPage()
+    page.setDefaultTimeout(20_000) // only stops a hung step
+    // The feed's request answered as a server without one answers it: the JSON list.
+    await page.route('**/*', (route) =>
+      /text\/event-stream/.test(route.request().headers().accept ?? '')
+        ? route.fulfill({ status: 200, contentType: 'application/json', body: '[]' })
+        : route.continue(),
+    )
+    await page.goto(`${site.origin}/`)
+    await page.locator('#movies li.movie').first().waitFor()
+    await expect
+      .poll(() => page.locator('#status').textContent())
+      .toBe(
+        'Changes made elsewhere are not shown as they happen. This server sends no live changes: reload the page to see them.',
+      )
+    expect(await seriousViolations(page)).toEqual([])
   })
 })
