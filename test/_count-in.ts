@@ -5,13 +5,15 @@ import { expect } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
 import { aMovie } from './_movies'
 
-/** `driver`, but each log's `countTerms` (an import's counting in after a batch) fails. */
+/** `driver`, but each log's `countTerms` (an import's counting in after a batch) fails as the store would. */
 export function failingCountIn(driver: StoreDriver): StoreDriver {
   return {
     ...driver,
     log: (owner) => ({
       ...driver.log(owner),
-      countTerms: () => Promise.reject(new Error('counting in failed')),
+      // The store failing (an errno every driver reads as one), not a bug: that fails the import.
+      countTerms: () =>
+        Promise.reject(Object.assign(new Error('counting in failed'), { code: 'ECONNRESET' })),
     }),
   }
 }
