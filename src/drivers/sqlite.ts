@@ -234,10 +234,12 @@ export async function sqliteOpener(
   const builtin = preferSqlite3 ? undefined : await loadBuiltinSqlite()
   if (builtin) {
     return async (path) => {
-      const client = builtin(path)
+      // Patient from the first statement: on a new file another connection may be switching it
+      // to WAL, and the setup's own statements then answer SQLITE_BUSY.
+      const client = patientClient(builtin(path))
       try {
         for (const statement of CONNECTION_SETUP) await client.query(statement, [])
-        return patientClient(client)
+        return client
       } catch (error) {
         await client.close()
         throw error
