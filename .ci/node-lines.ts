@@ -52,6 +52,8 @@ export const LINE_SUITES = [
   'test/page-cache.test.ts',
   'test/sqlite-triggers.test.ts',
   'test/sqlite-terms-on-read.test.ts',
+  'test/sqlite-busy.test.ts',
+  'test/sqlite-poller.test.ts',
   'test/store-redis.test.ts',
   'test/driver-redis.test.ts',
   'test/changes-redis.test.ts',

@@ -5,7 +5,8 @@
  * compare CPU time per request), then the scale run, then adds and pages on one Redis and on a
  * Redis Cluster, with and without the wait for a replica (bench/cluster.ts), then the live
  * feed: from a 201 to its event at 100 and 1,000 open feeds, and an idle feed's memory
- * (bench/live.ts).
+ * (bench/live.ts); then `movie-log serve` on SQLite while `movie-log import` writes its file
+ * (bench/import-stall.ts).
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
  * BENCH_SECONDS (5), BENCH_ROUNDS (4), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
  * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning), BENCH_COLD_RUNS (30), BENCH_ONLY
@@ -17,6 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { type ClusterRow, clusterReport, clusterRun } from './cluster'
 import { type ColdStartRow, coldStart, coldStartReport, coldStartTarget } from './cold-start'
+import { importStallReport, importStallRun, type StallRow } from './import-stall'
 import { type LiveResult, liveReport, liveRun } from './live'
 import { load, loadTool } from './load'
 import { median } from './median'
@@ -139,6 +141,7 @@ function report(
   scale: ScaleRow[],
   cluster: ClusterRow[],
   live: LiveResult,
+  stall: StallRow[],
 ): string {
   const { ratio, roundRatios, table, rounds } = throughputTables(samples)
   const verdict = (met: boolean) => (met ? 'met' : '**not met**')
@@ -265,6 +268,10 @@ ${clusterReport(cluster)}
 
 ${liveReport(live)}
 
+## SQLite while an import writes its file
+
+${importStallReport(stall)}
+
 ${coldStartReport(cold)}
 ## Targets
 
@@ -292,7 +299,8 @@ ${rounds.join('\n')}`)
   const scale = await scaleRun(SIZES, log)
   const cluster = await clusterRun(log)
   const live = await liveRun(log)
-  const results = report(cold, samples, paired, scale, cluster, live)
+  const stall = await importStallRun(log)
+  const results = report(cold, samples, paired, scale, cluster, live, stall)
   writeFileSync(new URL('./RESULTS.md', import.meta.url), results)
   console.log(results)
 }

@@ -28,7 +28,12 @@ export function openPoller(
       seen.clear()
       return
     }
-    connection ??= pollOn()
+    // A connection that failed to open is opened again at the next tick, not kept as failed:
+    // a file busy or missing for a moment would leave the watchers deaf for good.
+    connection ??= pollOn().catch((error: unknown) => {
+      connection = undefined
+      throw error
+    })
     const { query } = await connection
     const [row] = await query('PRAGMA data_version', [])
     const moved = row?.data_version !== version

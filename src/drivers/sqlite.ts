@@ -1,7 +1,7 @@
 /**
  * @module SQLite: `sqlite://PATH`, a file shared by every process that opens it (write-ahead
- * log, and a busy timeout to wait for another writer's lock), on the runtime's own SQLite or the
- * sqlite3 package, writes that arrive together committed together.
+ * log; another writer's lock waited for on a timer, never in the thread), on the runtime's own
+ * SQLite or the sqlite3 package, writes that arrive together committed together.
  */
 import { resolve } from 'node:path'
 import type { Database } from 'sqlite3'
@@ -14,15 +14,13 @@ import { OLDER_TRIGGERS } from './sql-rollup'
 import { OLDER_HISTORY_TRIGGERS, SQLITE_HISTORY_OF_EDITS, schemaStatements } from './sql-statements'
 import { isDuplicateColumn, OLDER_TERMS_TRIGGERS } from './sql-terms'
 import { builtinSqliteWarns, loadBuiltinSqlite } from './sqlite-builtin'
+import { patientClient } from './sqlite-busy'
 import type { SqliteClient } from './sqlite-client'
 import { makeFile, openFailure, parseSqliteUrl, type SqliteChoice } from './sqlite-file'
 import { createGroupCommit } from './sqlite-group'
 import { openPoller } from './sqlite-poller'
 import { hasTriggerAs, rewriteOlderTriggers } from './sqlite-triggers'
 import { loadSqlite3, openSqlite3Client, sqlite3ClientOver } from './sqlite3'
-
-/** How long a statement waits for another process's write lock before it fails SQLITE_BUSY. */
-const BUSY_TIMEOUT_MS = 5000
 
 /** The oldest SQLite the driver knows: 3.35 brought RETURNING, which every write relies on. */
 export const SQLITE_MINIMUM = '3.35'
@@ -124,7 +122,8 @@ async function preparedDriver(
     // data_version is a round trip through its thread pool, no cheaper than the version).
     changeClock: client.dataVersion && (() => group.commits() + (client.dataVersion?.() ?? 0)),
     // A synchronous library's calls end in this turn, a write's at the next commit, which runs
-    // in one go: none can hang, so the core sets no timer on them (a timer a call, issue 36).
+    // in one go once it has the lock (waited for up to BUSY_TIMEOUT_MS, sqlite-busy.ts): none
+    // can hang, so the core sets no timer on them (a timer a call, issue 36).
     remote: client.dataVersion === undefined,
     close: async () => {
       await group.drained()
@@ -193,33 +192,26 @@ function compareVersions(a: string, b: string): number {
 
 /**
  * Switches the file to WAL. The switch needs the file to itself, and SQLite answers SQLITE_BUSY
- * at once (without its busy handler) while another connection opens the same new file, so the
- * switch is retried until the busy timeout (on a file already in WAL it is a no-op).
+ * while another connection opens the same new file: the client tries again until the busy
+ * timeout (`patientClient`). On a file already in WAL it is a no-op.
  */
 async function useWriteAheadLog(client: SqliteClient): Promise<void> {
-  const deadline = Date.now() + BUSY_TIMEOUT_MS
-  for (;;) {
-    try {
-      await client.query('PRAGMA journal_mode = WAL', [])
-      return
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error
-      await new Promise((done) => setTimeout(done, 5 + Math.random() * 20))
-    }
-  }
+  await client.query('PRAGMA journal_mode = WAL', [])
 }
 
 /** Statements that only read: run at once, outside any commit. */
 const READ = /^\s*SELECT\b/i
 
 /**
- * Set on every connection: wait for another process's write lock rather than fail at once,
- * sync the log at every commit (FULL: a commit acknowledged survives a power cut, in WAL too),
- * and keep the temporary b-trees of the terms triggers' GROUP BY in memory: in temporary files
- * they cost five writes for each one to the database, and an add took 1.6 times as long (issue 36).
+ * Set on every connection: no busy timeout, since SQLite's busy handler would wait for another
+ * process's lock asleep in the thread (node:sqlite's is the event loop's); the client waits on a
+ * timer instead (`patientClient`, up to BUSY_TIMEOUT_MS). Sync the log at every commit (FULL:
+ * a commit acknowledged survives a power cut, in WAL too), and keep the temporary b-trees of the
+ * terms triggers' GROUP BY in memory: in temporary files they cost five writes for each one to
+ * the database, and an add took 1.6 times as long (issue 36).
  */
 const CONNECTION_SETUP = [
-  `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`,
+  'PRAGMA busy_timeout = 0',
   'PRAGMA synchronous = FULL',
   'PRAGMA temp_store = MEMORY',
 ]
@@ -242,7 +234,9 @@ export async function sqliteOpener(
   const builtin = preferSqlite3 ? undefined : await loadBuiltinSqlite()
   if (builtin) {
     return async (path) => {
-      const client = builtin(path)
+      // Patient from the first statement: on a new file another connection may be switching it
+      // to WAL, and the setup's own statements then answer SQLITE_BUSY.
+      const client = patientClient(builtin(path))
       try {
         for (const statement of CONNECTION_SETUP) await client.query(statement, [])
         return client
@@ -258,7 +252,7 @@ export async function sqliteOpener(
     )
   }
   const sqlite3 = await loadSqlite3()
-  return (path) => openSqlite3Client(sqlite3, path, CONNECTION_SETUP)
+  return async (path) => patientClient(await openSqlite3Client(sqlite3, path, CONNECTION_SETUP))
 }
 
 /**

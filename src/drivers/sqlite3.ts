@@ -4,6 +4,7 @@
  */
 import type { Database } from 'sqlite3'
 import { importPeer } from './peer'
+import { whenFree } from './sqlite-busy'
 import {
   runCommit,
   type SqliteClient,
@@ -98,7 +99,8 @@ export async function openSqlite3Client(
     for (let count = 0; count < 2; count++) {
       const db = await openDatabase(sqlite3, path)
       opened.push(db)
-      for (const statement of setup) await all(db, statement, [])
+      // Tried again while another connection switches a new file to WAL (SQLITE_BUSY).
+      for (const statement of setup) await whenFree(() => all(db, statement, []))
     }
   } catch (error) {
     await Promise.all(opened.map((db) => closeDatabase(db).catch(() => {})))
