@@ -127,3 +127,16 @@ describe('a failed export', () => {
     expect(readdirSync(work).filter((name) => name.includes('older'))).toEqual(['older.csv'])
   })
 })
+
+describe('an export over an older file', () => {
+  it('keeps the mode of the file it replaces (a private export stays private)', async () => {
+    const out = join(work, 'private.csv')
+    writeFileSync(out, 'the older export\n', { mode: 0o600 })
+    const file = await openOutFile(out, [])
+    file.stream.end('the new export\n')
+    await once(file.stream, 'finish')
+    await file.commit()
+    expect(readFileSync(out, 'utf8')).toBe('the new export\n')
+    expect(statSync(out).mode & 0o777).toBe(0o600)
+  })
+})

@@ -278,13 +278,17 @@ describe.each(HTTP_TARGETS)('writes a browser sends from another origin: %s', (_
       (await add({ origin: FRIEND, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' }))
         .status,
     ).toBe(201)
+    // Its own page behind a proxy that ends TLS, in a browser that sends no Sec-Fetch-Site.
+    const host = new URL(http.origin).host
+    expect((await add({ origin: `https://${host}` })).status).toBe(201)
+    expect((await add({ origin: `https://evil.${host.split(':')[0]}.example` })).status).toBe(403)
     const scrobbled = await http.fetch('/movies/scrobble/jellyfin', {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
       body: JSON.stringify(fixture('jellyfin-movie-stop')),
     })
     expect(scrobbled.status).toBe(201)
-    expect((await log.listMovies()).movies).toHaveLength(5)
+    expect((await log.listMovies()).movies).toHaveLength(6)
   })
 })
 

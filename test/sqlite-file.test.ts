@@ -1,11 +1,12 @@
 // Issue 61 item 6, the SQLite file a store URL names: `~/` is the home folder (it made a folder
 // named `~`), and what movie-log creates is its owner's alone (it was readable by every user).
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { platform } from 'node:os'
+import { homedir, platform } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createMovieLog } from 'movie-log'
 import { afterEach, describe, expect, it } from 'vitest'
+import { parseSqliteUrl } from '../src/drivers/sqlite-file'
 import { aMovie } from './_movies'
 import { startServerProcess, stop } from './_processes'
 import { post } from './_server-client'
@@ -48,6 +49,28 @@ describe('sqlite://~/… in MOVIE_LOG_STORE', () => {
     }
     expect(existsSync(join(home, 'diary-61', 'movies.sqlite'))).toBe(true)
     expect(existsSync(join(tilde, 'diary-61'))).toBe(false)
+  })
+})
+
+describe('sqlite://~/… where an older movie-log kept it', () => {
+  const tilde = join(ROOT, '~')
+  const existedBefore = existsSync(tilde)
+  afterEach(() => {
+    if (!existedBefore) rmSync(tilde, { recursive: true, force: true })
+  })
+
+  // An older movie-log made ./~/…: opened from the home folder now, it would be a new, empty
+  // diary. Refused, naming both (the working folder is the repository's, as vitest runs it).
+  it('is refused, naming both, rather than a new empty diary begun at home', () => {
+    const name = `diary-61-older-${process.pid}`
+    mkdirSync(join(tilde, name), { recursive: true })
+    writeFileSync(join(tilde, name, 'movies.sqlite'), '')
+    expect(() => parseSqliteUrl(`sqlite://~/${name}/movies.sqlite`)).toThrow(
+      /now names .*older movie-log kept for it is at .*~/,
+    )
+    expect(parseSqliteUrl(`sqlite://~/${name}-new/movies.sqlite`).path).toBe(
+      join(homedir(), `${name}-new`, 'movies.sqlite'),
+    )
   })
 })
 

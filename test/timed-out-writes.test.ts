@@ -135,3 +135,18 @@ it('sends an unkeyed write once when its answer is lost, and retries a keyed add
   await expect(client.addMovie(aMovie())).rejects.toBeInstanceOf(StoreUnavailableError)
   expect(sent).toEqual(['DELETE', 'POST', 'POST'])
 })
+
+// Review of issue 55 item 2: nothing reaches a server that refused the connection (restarting),
+// so an unkeyed edit or delete is sent again as it was before.
+it('sends an unkeyed write again when no connection was made', async () => {
+  const sent: string[] = []
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    sent.push(new Request(input, init).method)
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+    throw new TypeError('fetch failed', { cause: refused })
+  }
+  const client = createMovieLogClient(URL_OF_LOG, { fetch, retries: 2 })
+  const error = await client.deleteMovie('some-id').catch((e: unknown) => e)
+  expect(StoreUnavailableError.is(error) && error.mayHaveLanded).toBe(false)
+  expect(sent).toEqual(['DELETE', 'DELETE', 'DELETE'])
+})

@@ -43,7 +43,10 @@ export async function openOutFile(out: string, storeFiles: readonly string[]): P
     }
   }
   const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}`)
-  return outFile(out, createWriteStream(temporary, { flags: 'wx' }), {
+  // The file it replaces keeps its mode (a private export stays private); on disk before it
+  // is renamed into place, so a crash never leaves FILE empty.
+  const mode = found ? found.mode & 0o777 : 0o666
+  return outFile(out, createWriteStream(temporary, { flags: 'wx', mode, flush: true }), {
     commit: () => rename(temporary, target),
     remove: () => rm(temporary, { force: true }),
   })

@@ -39,11 +39,13 @@ export async function send(
         signal: AbortSignal.timeout(options.timeoutMs),
       })
     } catch (error) {
-      // Sent or not, the request may have reached the server: an unkeyed write is not sent again.
-      if (attempt >= options.retries || unkeyedWrite)
+      // Unless no connection was made, the request may have reached the server: an unkeyed
+      // write is not sent again.
+      const landed = unkeyedWrite && !neverSent(error)
+      if (attempt >= options.retries || landed)
         throw new StoreUnavailableError(operation, error, {
           reason: timedOut(error) ? 'timeout' : 'unreachable',
-          mayHaveLanded: unkeyedWrite,
+          mayHaveLanded: landed,
         })
     }
     if (
@@ -68,6 +70,15 @@ async function mayHaveLanded(response: Response): Promise<boolean> {
     .json()
     .catch(() => undefined)
   return (problem as { mayHaveLanded?: unknown } | undefined)?.mayHaveLanded === true
+}
+
+// No connection was made (a server restarting, a name not found): nothing of it was sent. Node's
+// fetch says why in the error's cause; a browser's never does, so there a write is not resent.
+const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']
+function neverSent(error: unknown): boolean {
+  const code = ((error as { cause?: { code?: unknown } } | undefined)?.cause as { code?: unknown })
+    ?.code
+  return typeof code === 'string' && NOT_CONNECTED.includes(code)
 }
 
 // AbortSignal.timeout's own error: the server did not answer in time.

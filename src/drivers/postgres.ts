@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import process from 'node:process'
-import type { ClientConfig, Pool } from 'pg'
+import type { ClientConfig, Pool, QueryResult } from 'pg'
 import type { StoreDriver } from '../core/driver'
 import { UnsupportedStoreError } from '../core/errors'
 import type { StoreAdapter } from '../core/store-adapter'
@@ -66,11 +66,15 @@ export async function openPostgresDriver(
     // has given up. Bounded by connectTimeoutMs, one owner's 200 adds at once (serialised on its
     // counters' rows) failed on a loaded machine with a healthy database.
     connectionTimeoutMillis: Math.max(connectTimeoutMs, storeTimeoutMs),
-    // A statement past the store call's bound is cancelled by PostgreSQL itself (57014): a query
-    // stuck on a lock gives its connection back once its caller has given up, and its write
-    // (rolled back) does not land after the caller was told the store failed.
-    statement_timeout: storeTimeoutMs,
     application_name: 'movie-log',
+  })
+  // A statement past the store call's bound is cancelled by PostgreSQL itself (57014): a query
+  // stuck on a lock gives its connection back once its caller has given up, and its write
+  // (rolled back) does not land after the caller was told the store failed. Set by a SET on each
+  // new connection, queued before its first query, not as a startup parameter, which PgBouncer
+  // refuses. A SET that fails meets a connection already broken: its next query says so.
+  pool.on('connect', (client) => {
+    client.query(`SET statement_timeout = ${Math.ceil(storeTimeoutMs)}`).catch(() => {})
   })
   // An idle connection died: the pool has let go of it and opens another on the next query.
   // Unheard, this event would end the process; said, an operator sees the restart or reaper.
@@ -148,20 +152,16 @@ async function preparedDriver(
       }
     },
     transaction: async (steps) => {
-      const client = await pool.connect()
-      let failure: unknown
-      try {
-        await client.query('BEGIN')
-        for (const [sql, parameters] of steps) await client.query(sql, parameters as unknown[])
-        await client.query('COMMIT')
-      } catch (error) {
-        failure = error
-        await client.query('ROLLBACK').catch(() => {})
-        throw error
-      } finally {
-        client.release(failure !== undefined)
-      }
+      await inTransaction(pool, steps)
     },
+    // The one-time work on an older database (its terms counted in): as long as it takes.
+    unbounded: async (sql, parameters) =>
+      (
+        await inTransaction(pool, [
+          ['SET LOCAL statement_timeout = 0', []],
+          [sql, parameters],
+        ])
+      ).rows,
     openWakes: (hub, namespace) => openListener(hub, namespace, listenOn),
     close,
   }
@@ -176,6 +176,29 @@ async function preparedDriver(
     namespace: options.namespace,
     classifyFailure: classifyPostgresFailure,
   })
+}
+
+/** `steps` in one transaction on a connection of the pool; the last step's result. */
+async function inTransaction(
+  pool: Pool,
+  steps: readonly (readonly [string, readonly unknown[]])[],
+): Promise<QueryResult> {
+  const client = await pool.connect()
+  let failure: unknown
+  try {
+    await client.query('BEGIN')
+    let result: QueryResult | undefined
+    for (const [sql, parameters] of steps) result = await client.query(sql, parameters as unknown[])
+    await client.query('COMMIT')
+    return result as QueryResult
+  } catch (error) {
+    failure = error
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  } finally {
+    // A connection that failed is not given back to the pool, but closed.
+    client.release(failure !== undefined)
+  }
 }
 
 /**

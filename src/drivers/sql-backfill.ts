@@ -116,6 +116,7 @@ export interface TermsCounting {
  */
 export function termsCounting(
   query: Query,
+  unbounded: Query,
   statements: SqlStatements['terms'],
   namespace: string,
   { addsLeave, readsCount }: { addsLeave: boolean; readsCount: boolean },
@@ -133,7 +134,9 @@ export function termsCounting(
       if (readsCount) await countOwnerTerms(query, statements, namespace, owner)
       // Where reads count, each owner's read counts an older movie-log's rows of its own too.
       backfilled ??= (
-        readsCount ? query(statements.screen, [namespace]) : backfill(query, statements, namespace)
+        readsCount
+          ? unbounded(statements.screen, [namespace])
+          : backfill(unbounded, statements, namespace)
       ).then(
         () => undefined,
         (error: unknown) => {

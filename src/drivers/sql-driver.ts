@@ -14,6 +14,11 @@ export interface SqlConnection {
   dialect: SqlDialect
   /** Runs one statement with its parameters; resolves with the rows it returned. */
   query(sql: string, parameters: readonly unknown[]): Promise<Record<string, unknown>[]>
+  /**
+   * `query` with no time bound, for the one-time counting in of an older database's rows
+   * (PostgreSQL: its statement timeout lifted for it); `query` where there is none.
+   */
+  unbounded?: SqlConnection['query']
   /** Runs statements in order, all or none (SQLite: a savepoint in a group commit's transaction). */
   transaction(steps: readonly (readonly [string, readonly unknown[]])[]): Promise<void>
   /** Opens the store's one wake source: other processes' changes, by owner (see watchers.ts). */
@@ -111,7 +116,7 @@ export function createSqlDriver(
   }
   let closing: Promise<void> | undefined
   const latest = latestChanges(connection.changeClock)
-  const terms = termsCounting(query, sql.terms, namespace, {
+  const terms = termsCounting(query, connection.unbounded ?? query, sql.terms, namespace, {
     addsLeave: connection.termsOnRead?.adds === true,
     readsCount: connection.termsOnRead?.reads === true,
   })

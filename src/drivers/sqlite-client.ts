@@ -45,8 +45,9 @@ const ENDS_TRANSACTION =
 /**
  * The statements of one group commit, as a generator: it yields each statement to run and is
  * given its rows back (or its error thrown in), so a synchronous library runs it in one go and
- * an asynchronous one awaits each. `BEGIN IMMEDIATE` takes the write lock first (waiting out
- * another process's commit in the busy handler, never failing midway on a lock upgrade). A
+ * an asynchronous one awaits each. `BEGIN IMMEDIATE` takes the write lock first (another
+ * process's commit makes it SQLITE_BUSY at once, retried on a timer by `sqlite-busy.ts`; never a
+ * failure midway on a lock upgrade). A
  * write of one statement that fails (a constraint, a bug) is undone alone by SQLite; a write of
  * several runs under a savepoint, undone alone too. The others still commit. An error that may
  * have taken the transaction with it (a full disk, an I/O error) ends the whole commit: every

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdir, open, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -38,7 +39,22 @@ export function parseSqliteUrl(url: string): { path: string; choice?: SqliteChoi
       `The store URL '${url}' asks for client '${choice}': client is builtin or sqlite3`,
     )
   }
-  return { path: /^~[/\\]/.test(file) ? join(homedir(), file.slice(2)) : resolve(file), choice }
+  return { path: /^~[/\\]/.test(file) ? homePath(url, file) : resolve(file), choice }
+}
+
+/**
+ * `~/…` in the home folder. An older movie-log kept such a file under a folder named `~` in the
+ * working folder: found there and not at home, it is refused rather than a new empty diary begun.
+ */
+function homePath(url: string, file: string): string {
+  const path = join(homedir(), file.slice(2))
+  const older = resolve(file)
+  if (!existsSync(path) && existsSync(older)) {
+    throw new UnsupportedStoreError(
+      `The store URL '${url}' now names ${path} (~ is the home folder), and the diary an older movie-log kept for it is at ${older}: move it there, or name that path`,
+    )
+  }
+  return path
 }
 
 /**

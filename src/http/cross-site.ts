@@ -35,10 +35,13 @@ export function crossSiteRefusal(
   if (origin === null) {
     return site === null || site === 'none' ? undefined : refuse(`a ${site} page`)
   }
-  if (origin === originOf(url)) return undefined
+  // Its own host: behind a proxy that ends TLS, the page's `https:` origin meets an `http:` URL.
+  if (origin === originOf(url) || hostOf(origin) === url.host) return undefined
   if (cors === '*' || cors?.includes(origin)) return undefined
   return refuse(origin === 'null' ? 'a page of no origin' : `the origin ${origin}`)
 }
+
+const hostOf = (origin: string) => (URL.canParse(origin) ? new URL(origin).host : undefined)
 
 function refuse(from: string): Reply {
   return problemReply(
