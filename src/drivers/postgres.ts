@@ -67,14 +67,13 @@ export async function openPostgresDriver(
     // counters' rows) failed on a loaded machine with a healthy database.
     connectionTimeoutMillis: Math.max(connectTimeoutMs, storeTimeoutMs),
     application_name: 'movie-log',
-  })
-  // A statement past the store call's bound is cancelled by PostgreSQL itself (57014): a query
-  // stuck on a lock gives its connection back once its caller has given up, and its write
-  // (rolled back) does not land after the caller was told the store failed. Set by a SET on each
-  // new connection, queued before its first query, not as a startup parameter, which PgBouncer
-  // refuses. A SET that fails meets a connection already broken: its next query says so.
-  pool.on('connect', (client) => {
-    client.query(`SET statement_timeout = ${Math.ceil(storeTimeoutMs)}`).catch(() => {})
+    // A statement past the store call's bound is cancelled by PostgreSQL itself (57014): a query
+    // stuck on a lock gives its connection back once its caller has given up, and its write
+    // (rolled back) does not land after the caller was told the store failed. A SET on each new
+    // connection before the pool hands it out, not a startup parameter, which PgBouncer refuses.
+    onConnect: async (client) => {
+      await client.query(`SET statement_timeout = ${Math.ceil(storeTimeoutMs)}`)
+    },
   })
   // An idle connection died: the pool has let go of it and opens another on the next query.
   // Unheard, this event would end the process; said, an operator sees the restart or reaper.
