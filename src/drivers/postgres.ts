@@ -67,10 +67,10 @@ export async function openPostgresDriver(
     // counters' rows) failed on a loaded machine with a healthy database.
     connectionTimeoutMillis: Math.max(connectTimeoutMs, storeTimeoutMs),
     application_name: 'movie-log',
-    // A statement past the store call's bound is cancelled by PostgreSQL itself (57014): a query
-    // stuck on a lock gives its connection back once its caller has given up, and its write
-    // (rolled back) does not land after the caller was told the store failed. A SET on each new
-    // connection before the pool hands it out, not a startup parameter, which PgBouncer refuses.
+    // A statement past the store call's bound is cancelled by PostgreSQL (57014): a query stuck
+    // on a lock gives its connection back, and its write does not land after its caller was told
+    // the store failed. A SET before the pool hands a connection out: PgBouncer refuses it as a
+    // startup parameter.
     onConnect: async (client) => {
       await client.query(`SET statement_timeout = ${Math.ceil(storeTimeoutMs)}`)
     },
@@ -150,17 +150,13 @@ async function preparedDriver(
         }
       }
     },
-    transaction: async (steps) => {
-      await inTransaction(pool, steps)
-    },
+    transaction: (steps) => inTransaction(pool, steps).then(() => undefined),
     // The one-time work on an older database (its terms counted in): as long as it takes.
-    unbounded: async (sql, parameters) =>
-      (
-        await inTransaction(pool, [
-          ['SET LOCAL statement_timeout = 0', []],
-          [sql, parameters],
-        ])
-      ).rows,
+    unbounded: (sql, parameters) =>
+      inTransaction(pool, [
+        [UNBOUNDED, []],
+        [sql, parameters],
+      ]),
     openWakes: (hub, namespace) => openListener(hub, namespace, listenOn),
     close,
   }
@@ -177,11 +173,13 @@ async function preparedDriver(
   })
 }
 
-/** `steps` in one transaction on a connection of the pool; the last step's result. */
+const UNBOUNDED = 'SET LOCAL statement_timeout = 0'
+
+/** `steps` in one transaction on a connection of the pool; the last step's rows. */
 async function inTransaction(
   pool: Pool,
   steps: readonly (readonly [string, readonly unknown[]])[],
-): Promise<QueryResult> {
+): Promise<Record<string, unknown>[]> {
   const client = await pool.connect()
   let failure: unknown
   try {
@@ -189,7 +187,7 @@ async function inTransaction(
     let result: QueryResult | undefined
     for (const [sql, parameters] of steps) result = await client.query(sql, parameters as unknown[])
     await client.query('COMMIT')
-    return result as QueryResult
+    return (result as QueryResult).rows
   } catch (error) {
     failure = error
     await client.query('ROLLBACK').catch(() => {})

@@ -14,10 +14,7 @@ export interface SqlConnection {
   dialect: SqlDialect
   /** Runs one statement with its parameters; resolves with the rows it returned. */
   query(sql: string, parameters: readonly unknown[]): Promise<Record<string, unknown>[]>
-  /**
-   * `query` with no time bound, for the one-time counting in of an older database's rows
-   * (PostgreSQL: its statement timeout lifted for it); `query` where there is none.
-   */
+  /** `query` with no time bound (PostgreSQL's statement timeout lifted), for a one-time backfill. */
   unbounded?: SqlConnection['query']
   /** Runs statements in order, all or none (SQLite: a savepoint in a group commit's transaction). */
   transaction(steps: readonly (readonly [string, readonly unknown[]])[]): Promise<void>
@@ -95,8 +92,7 @@ export function createSqlDriver(
   const watchers = createWatchers((hub) => connection.openWakes(hub, namespace))
   let nextPurge = 0
   // NOTIFYs sent after writes, not awaited by them (close() lets them go first), one at a time
-  // per owner: a write while one is in flight asks for one more after it, which is sent after
-  // that write's commit.
+  // per owner: a write while one is in flight asks for one more, sent after that write's commit.
   const announcing = new Map<string, { again: boolean; sent: Promise<void> }>()
   const announce = (owner: string) => {
     const inFlight = announcing.get(owner)
@@ -124,8 +120,7 @@ export function createSqlDriver(
   const log = (owner: string): LogDriver => {
     const run = (statement: string, ...parameters: unknown[]) =>
       query(statement, [namespace, owner, ...parameters])
-    // A write that changed the log wakes this process's watchers at once; other processes'
-    // hear of it through the wake source.
+    // A write that changed the log wakes this process's watchers at once; others hear it woken.
     const woken = (written: boolean) => {
       if (!written) return written
       watchers.wake(owner)
