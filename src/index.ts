@@ -55,3 +55,13 @@ export {
   type StoreOpenOptions,
 } from './create'
 export type { MovieLogStore } from './drivers/keyv'
+export {
+  definePlugin,
+  type ImportFormat,
+  type MovieLogPlugin,
+  registerPlugin,
+  type Scrobble,
+  type ScrobbleSource,
+  type Watched,
+  type WatchTime,
+} from './plugins'

@@ -1,12 +1,11 @@
 /**
  * Store URLs: which driver opens a scheme. The drivers movie-log ships are subpaths of the
- * package, loaded by the first URL that names one. Openers live in a tsyringe container, where
- * `registerStoreOpener` plugs another store in; it is loaded with the first URL, so an app that
- * gives its store (or a Worker) never loads tsyringe.
+ * package, loaded by the first URL that names one; `registerStoreOpener` plugs another store in
+ * (a plug-in point of `src/plugins.ts`).
  */
-import type { DependencyContainer } from './core/container'
 import type { StoreDriver } from './core/driver'
 import { UnsupportedStoreError } from './core/errors'
+import { PluginPoint } from './core/plugin-point'
 import type { StoreAdapter, StoreOpenOptions } from './core/store-adapter'
 import { redact } from './core/store-url'
 import { classifyNodeFailure } from './drivers/failures'
@@ -61,19 +60,21 @@ const SHIPPED: readonly StoreOpener[] = [
   shipped('redis', ['redis', 'rediss', 'redis+cluster', 'rediss+cluster']),
 ]
 
-// Openers registered since the container last took them in; and every scheme known, with
-// whether its calls can hang, for what must be said before an opener is loaded.
-const registered: StoreOpener[] = []
-const remoteBySchemes = new Map<string, boolean>()
-let registry: Promise<{ scope: DependencyContainer; token: symbol }> | undefined
-
-function know(opener: StoreOpener): void {
-  for (const scheme of opener.schemes) remoteBySchemes.set(scheme.toLowerCase(), opener.remote)
-}
-for (const opener of SHIPPED) know(opener)
+/** Every store opener, the shipped ones first in line after any an app registers. */
+export const storeOpeners = new PluginPoint<StoreOpener>(
+  'store opener',
+  // Schemes are told apart without regard to case (RFC 3986).
+  (opener) =>
+    Array.isArray(opener.schemes)
+      ? opener.schemes.map((scheme) => String(scheme).toLowerCase())
+      : [],
+  ['open'],
+  SHIPPED,
+)
 
 /**
- * Registers a driver for store URLs of its schemes, for every log made after.
+ * Registers a driver for store URLs of its schemes, for every log made after; one registered
+ * for a scheme movie-log ships replaces its driver. The same as `registerPlugin({ storeOpeners })`.
  *
  * @example
  * ```ts
@@ -82,22 +83,7 @@ for (const opener of SHIPPED) know(opener)
  * ```
  */
 export function registerStoreOpener(opener: StoreOpener): void {
-  know(opener)
-  registered.push(opener)
-}
-
-async function openerFor(scheme: string): Promise<StoreOpener> {
-  registry ??= import('./core/container').then(({ container, TOKENS }) => {
-    const scope = container.createChildContainer()
-    for (const opener of SHIPPED) scope.register(TOKENS.storeOpeners, { useValue: opener })
-    return { scope, token: TOKENS.storeOpeners }
-  })
-  const { scope, token } = await registry
-  // Registered since the last open: into the container, in the order they came.
-  for (const opener of registered.splice(0)) scope.register(token, { useValue: opener })
-  return scope
-    .resolveAll<StoreOpener>(token)
-    .findLast((each) => each.schemes.some((named) => named.toLowerCase() === scheme)) as StoreOpener
+  storeOpeners.register(opener)
 }
 
 /**
@@ -106,20 +92,16 @@ async function openerFor(scheme: string): Promise<StoreOpener> {
  */
 export function storeOfUrl(url: string): StoreAdapter {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase()
-  const remote = scheme === undefined ? undefined : remoteBySchemes.get(scheme)
-  if (scheme === undefined || remote === undefined) {
+  const opener = scheme === undefined ? undefined : storeOpeners.find(scheme)
+  if (scheme === undefined || opener === undefined) {
     throw new UnsupportedStoreError(
       `unknown store URL '${redact(url)}': use memory://, sqlite://PATH, redis://HOST:PORT, rediss://…, redis+cluster://HOST:PORT,HOST:PORT, or postgres://USER@HOST/DB`,
     )
   }
-  let opener: StoreOpener | undefined
   return {
     kind: scheme,
-    remote,
-    open: async (options) => {
-      opener = await openerFor(scheme)
-      return opener.open(url, options)
-    },
-    classifyFailure: (error) => (opener?.classifyFailure ?? classifyNodeFailure)(error),
+    remote: opener.remote,
+    open: (options) => opener.open(url, options),
+    classifyFailure: (error) => (opener.classifyFailure ?? classifyNodeFailure)(error),
   }
 }

@@ -82,7 +82,7 @@ const LAYERS: [layer: string, test: RegExp][] = [
     'core-port',
     /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct|words|tallies)\.ts$/,
   ],
-  ['entry', /^src\/(index|create|store-urls|store-files)\.ts$/],
+  ['entry', /^src\/(index|create|plugins|store-urls|store-files)\.ts$/],
   ...['core', 'drivers', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [
     layer,
     new RegExp(`^src/${layer}/`),
@@ -99,7 +99,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   'core-port': [],
   // Drivers implement the core's port; of the core they see only the port and the pure rules.
   drivers: ['core-port'],
-  entry: ['core', 'core-port', 'drivers'],
+  // The plug-in registry names the formats' plug-in points (src/plugins.ts).
+  entry: ['core', 'core-port', 'drivers', 'formats'],
   // The HTTP contract (its OpenAPI document included) sends CSV through the formats.
   http: ['core', 'formats'],
   formats: ['core'],

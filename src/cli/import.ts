@@ -1,12 +1,13 @@
-/** `movie-log import FILE`: NDJSON, the log's CSV or IMDb's ratings CSV into a log. */
+/** `movie-log import FILE`: NDJSON, the log's CSV or another service's CSV export into a log. */
 import { stat } from 'node:fs/promises'
 import { defineCommand } from 'citty'
 import { type ImportRowResult, importMovies } from '../index'
 import { EXIT, UsageError } from './exit'
 import { openLog, storeUrl } from './log-store'
+import { loadPlugins, pluginArg } from './plugin-arg'
 import { listed, printable } from './printable'
 import { createProgress } from './progress'
-import { IMPORT_FORMATS, type ImportFormat, readRows } from './read-rows'
+import { importFormatNames, readRows } from './read-rows'
 import { ownerArg, storeArg } from './store-arg'
 
 export default defineCommand({
@@ -23,18 +24,26 @@ export default defineCommand({
     store: storeArg,
     owner: ownerArg,
     format: {
-      type: 'enum',
-      options: [...IMPORT_FORMATS],
+      type: 'string',
       default: 'auto',
-      description: 'auto, ndjson, csv (as export writes it) or imdb (IMDb ratings export)',
+      description:
+        "auto, ndjson, csv (as export writes it), imdb (IMDb ratings export), or a plug-in's",
     },
+    plugin: pluginArg,
   },
   run: async ({ args }) => {
+    await loadPlugins(args.plugin)
+    const formats = importFormatNames()
+    if (!formats.includes(args.format)) {
+      throw new UsageError(
+        `--format: '${printable(args.format)}' is not one of ${formats.join(', ')}`,
+      )
+    }
     const size = args.file === '-' ? undefined : await sizeOf(args.file)
     const { log, close } = await openLog(storeUrl(args.store), args.owner)
     const progress = createProgress('importing')
     try {
-      const { rows, bytesRead } = await readRows(args.file, args.format as ImportFormat)
+      const { rows, bytesRead } = await readRows(args.file, args.format)
       const onRow = (row: ImportRowResult) => {
         if (row.status === 'refused') {
           progress.end()

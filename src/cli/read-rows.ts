@@ -1,22 +1,27 @@
-/** An import file (NDJSON, the log's CSV, IMDb's ratings CSV) as import rows, read as a stream. */
+/**
+ * An import file (NDJSON, the log's CSV, or another service's CSV export: an import format) as
+ * import rows, read as a stream.
+ */
 import { createReadStream } from 'node:fs'
 import { Readable } from 'node:stream'
 import { parse } from 'csv-parse'
-import { isImdbHeader, movieFromImdb } from '../formats/imdb'
+import { type ImportFormat, importFormats } from '../formats/import-formats'
 import { MOVIE_CSV_COLUMNS, movieFromCsv } from '../formats/movie-csv'
 import type { ImportRow } from '../index'
 import { listed, printable } from './printable'
 import { readNdjson } from './read-ndjson'
 import { splitRecords } from './split-records'
 
-/** The formats `movie-log import` reads; `auto` tells them apart by the first bytes. */
-export const IMPORT_FORMATS = ['auto', 'ndjson', 'csv', 'imdb'] as const
-export type ImportFormat = (typeof IMPORT_FORMATS)[number]
+/**
+ * The formats `movie-log import` reads, plug-ins included; `auto` tells them apart by the first
+ * bytes, then by the CSV header.
+ */
+export const importFormatNames = (): string[] => ['auto', 'ndjson', 'csv', ...importFormats.names()]
 
 /** The rows of `file` (`-`: standard input), and how many bytes were read so far. */
 export async function readRows(
   file: string,
-  format: ImportFormat,
+  format: string,
 ): Promise<{ rows: AsyncIterable<ImportRow>; bytesRead: () => number }> {
   const input = file === '-' ? process.stdin : createReadStream(file)
   let bytes = 0
@@ -56,7 +61,7 @@ async function* replay(first: IteratorResult<Buffer>, rest: AsyncIterator<Buffer
  * records are cut out first (splitRecords), which numbers their lines: one longer than any
  * movie, or not UTF-8, is refused by its line and never reaches the parser.
  */
-async function* readCsv(chunks: AsyncIterable<Buffer>, kind: 'csv' | 'imdb' | 'any-csv') {
+async function* readCsv(chunks: AsyncIterable<Buffer>, kind: string) {
   const refused: ImportRow[] = []
   // The line each record starts on, in order: the parser gives a record for each with a cell.
   const lines: number[] = []
@@ -74,7 +79,7 @@ async function* readCsv(chunks: AsyncIterable<Buffer>, kind: 'csv' | 'imdb' | 'a
     parse({ bom: true, relax_column_count: true, skip_empty_lines: true }),
   )
   let header: string[] | undefined
-  let read = movieFromCsv
+  let read: ImportFormat['read'] = movieFromCsv
   for await (const record of parser as AsyncIterable<string[]>) {
     const line = lines.shift() as number
     // Records refused before this one, in the order of the file.
@@ -105,26 +110,29 @@ function hasCells(bytes: Buffer, line: number): boolean {
   return false
 }
 
-function pickReader(header: string[], kind: 'csv' | 'imdb' | 'any-csv', line: number) {
+function pickReader(header: string[], kind: string, line: number): ImportFormat['read'] {
   const seen = new Set<string>()
   const repeated = header.find((column) => seen.size === seen.add(column).size)
   if (repeated !== undefined) {
     throw new Error(`line ${line}: the CSV header has '${printable(repeated)}' more than once`)
   }
-  if (kind === 'imdb' || (kind === 'any-csv' && isImdbHeader(header))) {
-    if (!isImdbHeader(header)) {
-      throw new Error(
-        `line ${line}: not an IMDb ratings export (it needs the columns Const, Date Rated and URL)`,
-      )
+  const named = kind === 'csv' || kind === 'any-csv' ? undefined : importFormats.find(kind)
+  if (named) {
+    if (!named.detects(header)) {
+      throw new Error(`line ${line}: not ${named.label} (it needs ${named.needs})`)
     }
-    return movieFromImdb
+    return named.read
   }
+  const detected =
+    kind === 'any-csv' ? importFormats.all().find((f) => f.detects(header)) : undefined
+  if (detected) return detected.read
   const unknown = header.filter(
     (column) => !(MOVIE_CSV_COLUMNS as readonly string[]).includes(column),
   )
   if (unknown.length > 0) {
+    const others = importFormats.all().map((format) => format.label)
     throw new Error(
-      `line ${line}: the CSV header has ${listed(unknown, (c) => `'${printable(c)}'`)}: the columns are ${MOVIE_CSV_COLUMNS.join(',')} (or an IMDb ratings export)`,
+      `line ${line}: the CSV header has ${listed(unknown, (c) => `'${printable(c)}'`)}: the columns are ${MOVIE_CSV_COLUMNS.join(',')} (or ${others.join(', or ')})`,
     )
   }
   return movieFromCsv

@@ -1,6 +1,7 @@
 /** `movie-log serve`: the server, in this process, so that signals reach it. */
 import { defineCommand } from 'citty'
 import { missingPackage, SERVER_PACKAGES } from '../server/start-errors'
+import { loadPlugins, pluginArg } from './plugin-arg'
 
 export default defineCommand({
   meta: {
@@ -15,8 +16,10 @@ export default defineCommand({
       description:
         'store URL: memory://, sqlite://PATH, redis://..., postgres://... (default: MOVIE_LOG_STORE, then sqlite://./data/movies.sqlite)',
     },
+    plugin: pluginArg,
   },
   run: async ({ args }) => {
+    await loadPlugins(args.plugin)
     // Loaded here: h3 and listhen are needed by this subcommand only, and a user of the library
     // alone has neither installed.
     const { main } = await import('../server/server').catch((error: unknown) => {

@@ -4,7 +4,7 @@
  */
 import { appendFile, readFile } from 'node:fs/promises'
 import { defineCommand } from 'citty'
-import { SCROBBLE_SOURCES } from '../formats/scrobble'
+import { scrobbleSources } from '../formats/scrobble-sources'
 import { newToken, parseUsers, refuseUserName, userLine } from '../server/users'
 import { UsageError } from './exit'
 
@@ -51,9 +51,10 @@ function logUrl(url: string | undefined): string {
 
 /** One line per source: `  plex      https://…/movies/scrobble/plex?token=…`. */
 function webhookLines(base: string, token: string): string {
-  return SCROBBLE_SOURCES.map(
-    (source) => `  ${source.padEnd(9)} ${base}/scrobble/${source}?token=${token}\n`,
-  ).join('')
+  return scrobbleSources
+    .names()
+    .map((source) => `  ${source.padEnd(9)} ${base}/scrobble/${source}?token=${token}\n`)
+    .join('')
 }
 
 /** The users file named by `--users` or MOVIE_LOG_USERS, read (empty when absent). */

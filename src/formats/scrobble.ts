@@ -1,18 +1,30 @@
 /**
  * What a media server's webhook says, read into one shape: a finished movie to log, an event to
  * leave alone, a finished movie that cannot be logged, or a body that is not the source's format.
- * Each source's reader is its own file (`plex.ts`, `jellyfin.ts`, `emby.ts`, `generic-scrobble.ts`).
+ * Each source's reader is its own file (`plex.ts`, `jellyfin.ts`, `emby.ts`, `generic-scrobble.ts`),
+ * listed in `scrobble-sources.ts`.
  */
 import type { ValidationIssue } from '../core/errors'
 
-/** The webhook formats `POST {base}/scrobble/{source}` reads. */
-export const SCROBBLE_SOURCES = ['plex', 'jellyfin', 'emby', 'generic'] as const
-export type ScrobbleSource = (typeof SCROBBLE_SOURCES)[number]
-
-/** When the watch ended: an instant (epoch ms), or a local time given as such (generic only). */
+/**
+ * When the watch ended: an instant (epoch ms), written in the server's time zone, or a local
+ * time (`YYYY-MM-DDTHH:mm:ss.sss`) kept as it is.
+ *
+ * @example
+ * ```ts
+ * const at: WatchTime = { instant: Date.parse('2024-05-01T20:30:00Z') }
+ * ```
+ */
 export type WatchTime = { instant: number } | { local: string }
 
-/** A finished movie to log. */
+/**
+ * A finished movie to log: its IMDb id, and title and year as the payload says them.
+ *
+ * @example
+ * ```ts
+ * const watched: Watched = { kind: 'watched', imdbId: 'tt0113277', title: 'Heat', releaseYear: 1995, watchedAt: { instant: Date.now() }, notes: 'Scrobbled from Kodi' }
+ * ```
+ */
 export interface Watched {
   kind: 'watched'
   imdbId: string
@@ -23,6 +35,14 @@ export interface Watched {
   notes: string
 }
 
+/**
+ * What a scrobble source read of one delivery.
+ *
+ * @example
+ * ```ts
+ * const read: Scrobble = { kind: 'incomplete', issues: [{ path: 'item.imdb', message: 'is missing' }] }
+ * ```
+ */
 export type Scrobble =
   | Watched
   /** Anything but a finished movie: a play, a pause, an episode, a movie stopped early. */

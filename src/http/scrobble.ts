@@ -8,26 +8,15 @@
 import type { ValidationIssue } from '../core/errors'
 import type { NewMovie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
-import { readEmby } from '../formats/emby'
-import { readGeneric } from '../formats/generic-scrobble'
-import { readJellyfin } from '../formats/jellyfin'
 import { localTimeOf } from '../formats/local-time'
-import { readPlex } from '../formats/plex'
-import {
-  imdbLinkOf,
-  SCROBBLE_SOURCES,
-  type Scrobble,
-  type ScrobbleSource,
-} from '../formats/scrobble'
+import { imdbLinkOf } from '../formats/scrobble'
+import { type ScrobbleSource, scrobbleSources } from '../formats/scrobble-sources'
 import { type BodyResult, parseJson, readJsonBody } from './body'
 import { etagOf } from './conditions'
 import { isFormData, readFormPart } from './form-part'
 import { problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply } from './reply'
 import { isJsonContentType, SCROBBLE_KEY_PREFIX } from './request'
-
-const isScrobbleSource = (name: string): name is ScrobbleSource =>
-  (SCROBBLE_SOURCES as readonly string[]).includes(name)
 
 export interface ScrobbleSettings {
   maxBodyBytes: number
@@ -36,38 +25,27 @@ export interface ScrobbleSettings {
   movieUrl: (id: string) => string
 }
 
-// What each source sends: Plex a form with a `payload` part; Emby JSON, or a form with `data`;
-// Jellyfin's plugin JSON as text/plain unless its user picks application/json.
-const FORM_PART: Partial<Record<ScrobbleSource, string>> = { plex: 'payload', emby: 'data' }
-const JSON_TYPES: Record<ScrobbleSource, readonly string[]> = {
-  plex: [],
-  jellyfin: [JSON_TYPE, 'text/plain'],
-  emby: [JSON_TYPE],
-  generic: [JSON_TYPE],
-}
-const SOURCE_NAMES: Record<ScrobbleSource, string> = {
-  plex: 'Plex',
-  jellyfin: 'Jellyfin',
-  emby: 'Emby',
-  generic: 'generic',
-}
-
 /** Logs the watch `request` reports from `source`, once per watch. */
 export async function scrobble(
   log: MovieLog,
   request: Request,
-  source: string,
+  name: string,
   settings: ScrobbleSettings,
 ): Promise<Reply> {
-  if (!isScrobbleSource(source)) {
-    return problemReply(404, 'No such scrobble source: use plex, jellyfin, emby or generic.')
+  const source = scrobbleSources.find(name)
+  if (!source) {
+    const names = scrobbleSources.names()
+    return problemReply(
+      404,
+      `No such scrobble source: use ${names.slice(0, -1).join(', ')} or ${names.at(-1)}.`,
+    )
   }
   const receivedAt = Date.now()
   const body = await readPayload(request, source, settings.maxBodyBytes)
   // A body left unread (past the limit) cannot be followed by another request on its connection.
   const close: Record<string, string> = body.ended ? {} : { connection: 'close' }
   if (!body.ok) return problemReply(body.status, body.detail, close)
-  const read = readerOf(source)(body.value, receivedAt)
+  const read = await source.read(body.value, receivedAt)
   switch (read.kind) {
     case 'ignored':
       return { status: 204, headers: close, body: null }
@@ -95,7 +73,7 @@ export async function scrobble(
   const when = 'local' in watchedAt ? watchedAt.local : new Date(watchedAt.instant).toISOString()
   let replayed = false
   const added = await log.addMovie(movie, {
-    idempotencyKey: `${SCROBBLE_KEY_PREFIX}${source}:${read.imdbId}:${when}`,
+    idempotencyKey: `${SCROBBLE_KEY_PREFIX}${source.name}:${read.imdbId}:${when}`,
     onReplay: () => {
       replayed = true
     },
@@ -107,39 +85,24 @@ export async function scrobble(
   })
 }
 
-function readerOf(source: ScrobbleSource): (payload: unknown, receivedAt: number) => Scrobble {
-  switch (source) {
-    case 'plex':
-      return readPlex
-    case 'jellyfin':
-      return readJellyfin
-    case 'emby':
-      return readEmby
-    case 'generic':
-      return readGeneric
-  }
-}
-
 /** The payload, and whether the body was read to its end. */
 async function readPayload(
   request: Request,
   source: ScrobbleSource,
   maxBytes: number,
 ): Promise<BodyResult & { ended: boolean }> {
-  const part = FORM_PART[source]
+  const part = source.formPart
+  const types = source.contentTypes ?? [JSON_TYPE]
   if (part && isFormData(request.headers.get('content-type'))) {
     const read = await readFormPart(request, part, maxBytes)
     return read.ok ? { ...parseJson(read.bytes), ended: read.ended } : { ...read, ended: false }
   }
-  if (!isJsonContentType(request.headers.get('content-type'), JSON_TYPES[source])) {
-    const sent = [
-      ...JSON_TYPES[source],
-      ...(part ? [`multipart/form-data with a '${part}' part`] : []),
-    ]
+  if (!isJsonContentType(request.headers.get('content-type'), types)) {
+    const sent = [...types, ...(part ? [`multipart/form-data with a '${part}' part`] : [])]
     return {
       ok: false,
       status: 400,
-      detail: `This is not how ${SOURCE_NAMES[source]} sends a webhook: send ${sent.join(' or ')}.`,
+      detail: `This is not how ${source.label ?? source.name} sends a webhook: send ${sent.join(' or ')}.`,
       // Not read at all: the connection is closed rather than have the body read as a request.
       ended: false,
     }
