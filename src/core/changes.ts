@@ -1,3 +1,4 @@
+import { optional, type, validate } from 'superstruct'
 import { MovieValidationError, NOT_A_JSON_OBJECT, type ValidationIssue } from './errors'
 import {
   fieldStructs,
@@ -6,7 +7,6 @@ import {
   resolveLinkAlias,
   unknownFieldIssues,
 } from './movie'
-import { optional, type, validate } from './superstruct'
 
 /**
  * What `updateMovie` accepts: any of the five input fields, by the same rules as an add

@@ -1,3 +1,4 @@
+import { coerce, define, optional, type Struct, type, unknown, validate } from 'superstruct'
 import { MovieValidationError, NOT_A_JSON_OBJECT, type ValidationIssue } from './errors'
 import {
   checkImdbLink,
@@ -8,7 +9,6 @@ import {
   FIELD_NAMES,
   FIELDS,
 } from './fields'
-import { coerce, define, optional, type Struct, type, unknown, validate } from './superstruct'
 
 /**
  * A movie in the log: exactly these six fields.
