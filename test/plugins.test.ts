@@ -6,7 +6,7 @@ import { createMovieLog, createMovieLogs, type Movie, registerPlugin } from 'mov
 import { toWebHandler } from 'movie-log/web'
 import { beforeAll, describe, expect, it } from 'vitest'
 import plugin from '../examples/plugin'
-import { CLI } from './_processes'
+import { CLI, startServerProcess, stop } from './_processes'
 import { tempFolders } from './_temp'
 
 // The plug-in registry through examples/plugin.ts: a store URL, a webhook and an import format,
@@ -172,5 +172,28 @@ describe('a plug-in given to the command: movie-log import --plugin', () => {
     expect(wrong.stderr).toMatch(
       /line 1: not a film club's list \(it needs the columns Film, Year, IMDb and Seen\)/,
     )
+  })
+})
+
+describe('a plug-in given to the server: MOVIE_LOG_PLUGINS', () => {
+  it('serves a log on its store URL and logs what its scrobble source reads', async () => {
+    const server = await startServerProcess({
+      NODE_OPTIONS: '--import tsx',
+      MOVIE_LOG_PLUGINS: './examples/plugin.ts',
+      MOVIE_LOG_STORE: 'scratch://served',
+    })
+    try {
+      const hook = { event: 'end-file', reason: 'eof', finishedAt: Date.now(), ...heat }
+      const scrobbled = await fetch(`${server.url}/scrobble/mpv`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(hook),
+      })
+      expect(scrobbled.status).toBe(201)
+      const listed = (await (await fetch(server.url)).json()) as Movie[]
+      expect(listed.map((movie) => movie.notes)).toEqual(['Scrobbled from mpv'])
+    } finally {
+      await stop(server)
+    }
   })
 })

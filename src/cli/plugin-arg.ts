@@ -8,15 +8,20 @@ export const pluginArg = {
   type: 'string',
   valueHint: 'FILE',
   description:
-    'a module whose default export is a movie-log plug-in (definePlugin): its store URLs, scrobble sources and import formats; comma-separated for several',
+    'a module whose default export is a movie-log plug-in (definePlugin): its store URLs, scrobble sources and import formats; comma-separated for several (default: MOVIE_LOG_PLUGINS)',
 } as const
 
 /**
- * Loads and registers each plug-in module `--plugin` names (a path, or a package name). A
- * module that cannot be loaded, or whose default export is not a plug-in, is a usage error.
+ * Loads and registers each plug-in module `--plugin` (else MOVIE_LOG_PLUGINS, as the server's
+ * other settings) names: a path, or a package name. A module that cannot be loaded, or whose
+ * default export is not a plug-in, is a usage error.
  */
 export async function loadPlugins(option: string | undefined): Promise<void> {
-  const files = (option ?? '').split(',').filter((file) => file.trim() !== '')
+  const named = option ?? process.env.MOVIE_LOG_PLUGINS ?? ''
+  const files = named
+    .split(',')
+    .map((file) => file.trim())
+    .filter((file) => file !== '')
   for (const file of files) {
     // A path is taken from the working directory; anything else is a package's name.
     const specifier = /^\.{0,2}[\\/]/.test(file) ? pathToFileURL(resolve(file)).href : file
