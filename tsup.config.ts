@@ -13,11 +13,11 @@ const LIBRARY = {
   // movie-log/page under the workerd and worker conditions: the page built into the bundle.
   'page-worker': 'src/page/handler-worker.ts',
   // The stores, one subpath each (movie-log/sqlite): an app's bundle holds the ones it imports.
-  memory: 'src/drivers/entries/memory.ts',
-  sqlite: 'src/drivers/entries/sqlite.ts',
-  postgres: 'src/drivers/entries/postgres.ts',
-  redis: 'src/drivers/entries/redis.ts',
-  d1: 'src/drivers/entries/d1.ts',
+  memory: 'src/drivers/memory/index.ts',
+  sqlite: 'src/drivers/sqlite/index.ts',
+  postgres: 'src/drivers/postgres/index.ts',
+  redis: 'src/drivers/redis/index.ts',
+  d1: 'src/drivers/d1/index.ts',
 }
 
 export default defineConfig({

@@ -17,7 +17,7 @@ export default defineConfig({
       // The stores' subpaths, which store URLs load on first use too.
       {
         find: /^movie-log\/(memory|sqlite|postgres|redis|d1)$/,
-        replacement: here('./src/drivers/entries/$1.ts'),
+        replacement: here('./src/drivers/$1/index.ts'),
       },
       { find: /^movie-log$/, replacement: here('./src/index.ts') },
       // MOVIE_LOG_KEYV=6: movie-log's own keyv (and the tests') is keyv 6, as npm installs it

@@ -68,6 +68,8 @@ function importsOf(file: string): { files: string[]; packages: string[] } {
 
 const graph = new Map(sources.map((file) => [file, importsOf(file).files]))
 
+const DRIVER_FAMILIES = ['shared', 'memory', 'scan', 'sql', 'sqlite', 'postgres', 'redis', 'd1']
+
 // The layers, by folder. The page's Node-side files (its build, a handler) are not browser code.
 const LAYERS: [layer: string, test: RegExp][] = [
   [
@@ -83,7 +85,13 @@ const LAYERS: [layer: string, test: RegExp][] = [
     /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct|words|tallies)\.ts$/,
   ],
   ['entry', /^src\/(index|create|store-urls|store-files)\.ts$/],
-  ...['core', 'drivers', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [
+  // A folder per store family; `src/drivers/index.ts` picks a driver for a Keyv.
+  ...DRIVER_FAMILIES.map((family): [string, RegExp] => [
+    `drivers/${family}`,
+    new RegExp(`^src/drivers/${family}/`),
+  ]),
+  ['drivers', /^src\/drivers\/index\.ts$/],
+  ...['core', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [
     layer,
     new RegExp(`^src/${layer}/`),
   ]),
@@ -98,8 +106,24 @@ const MAY_IMPORT: Record<string, string[]> = {
   core: [],
   'core-port': [],
   // Drivers implement the core's port; of the core they see only the port and the pure rules.
-  drivers: ['core-port'],
-  entry: ['core', 'core-port', 'drivers'],
+  // A family folder sees the shared pieces and itself; the SQL dialects also the SQL they share.
+  'drivers/shared': ['core-port'],
+  ...Object.fromEntries(
+    ['memory', 'scan', 'sql', 'redis'].map((family) => [
+      `drivers/${family}`,
+      ['core-port', 'drivers/shared'],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['sqlite', 'postgres', 'd1'].map((family) => [
+      `drivers/${family}`,
+      ['core-port', 'drivers/shared', 'drivers/sql'],
+    ]),
+  ),
+  // Picks the driver for a Keyv: memory for a Map, Redis for a KeyvRedis, else the scan.
+  drivers: ['core-port', 'drivers/shared', 'drivers/memory', 'drivers/scan', 'drivers/redis'],
+  // The composition root opens any driver.
+  entry: ['core', 'core-port', 'drivers', ...DRIVER_FAMILIES.map((family) => `drivers/${family}`)],
   // The HTTP contract (its OpenAPI document included) sends CSV through the formats.
   http: ['core', 'formats'],
   formats: ['core'],
@@ -171,6 +195,11 @@ describe('the source layout', () => {
         .map((target) => `${file} -> ${target}`),
     )
     expect(crossings).toEqual([])
+  })
+
+  it('keeps every driver file in the folder of its family', () => {
+    const flat = sources.filter((file) => /^src\/drivers\/[^/]+$/.test(file))
+    expect(flat).toEqual(['src/drivers/index.ts'])
   })
 
   it('puts every source file in a layer', () => {
