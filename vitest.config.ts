@@ -13,7 +13,7 @@ export default defineConfig({
       { find: /^movie-log\/h3$/, replacement: here('./adapters/h3.ts') },
       { find: /^movie-log\/node$/, replacement: here('./adapters/node.ts') },
       { find: /^movie-log\/client$/, replacement: here('./src/client/index.ts') },
-      { find: /^movie-log\/page$/, replacement: here('./src/page/handler.ts') },
+      { find: /^movie-log\/page$/, replacement: here('./src/page/server/handler.ts') },
       // The stores' subpaths, which store URLs load on first use too.
       {
         find: /^movie-log\/(memory|sqlite|postgres|redis|d1)$/,

@@ -10,7 +10,7 @@ export const ENTRIES = {
   'movie-log/h3': 'adapters/h3.ts',
   'movie-log/node': 'adapters/node.ts',
   'movie-log/client': 'src/client/index.ts',
-  'movie-log/page': 'src/page/handler.ts',
+  'movie-log/page': 'src/page/server/handler.ts',
   'movie-log/memory': 'src/drivers/memory/index.ts',
   'movie-log/sqlite': 'src/drivers/sqlite/index.ts',
   'movie-log/postgres': 'src/drivers/postgres/index.ts',

@@ -70,14 +70,11 @@ const graph = new Map(sources.map((file) => [file, importsOf(file).files]))
 
 const DRIVER_FAMILIES = ['shared', 'memory', 'scan', 'sql', 'sqlite', 'postgres', 'redis', 'd1']
 
-// The layers, by folder. The page's Node-side files (its build, a handler) are not browser code.
+// The layers, by folder. The page's halves by folder: browser/ runs in the page, server/ builds and serves it.
 const LAYERS: [layer: string, test: RegExp][] = [
-  [
-    'page-node',
-    /^src\/page\/(build|compress|files|serve|handler|handler-worker|assets|virtual-page\.d)\.ts$/,
-  ],
-  ['page', /^src\/page\//],
-  ['http', /^src\/(http|openapi)\//],
+  ['page-node', /^src\/page\/server\//],
+  ['page', /^src\/page\/browser\//],
+  ['http', /^src\/http\//],
   // What drivers may see of the core: the port, the movie rules (and the words and counters
   // search and statistics index), the errors, store URLs.
   [
@@ -85,6 +82,8 @@ const LAYERS: [layer: string, test: RegExp][] = [
     /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct|words|tallies)\.ts$/,
   ],
   ['entry', /^src\/(index|create|store-urls|store-files)\.ts$/],
+  // What the command may use of the server: its door.
+  ['server-door', /^src\/server\/index\.ts$/],
   // A folder per store family; `src/drivers/index.ts` picks a driver for a Keyv.
   ...DRIVER_FAMILIES.map((family): [string, RegExp] => [
     `drivers/${family}`,
@@ -130,8 +129,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   client: ['core'],
   adapters: ['http', 'core'],
   // The server is an h3 app: it mounts the log with `toH3Handler` (adapters/h3.ts), as an app does.
-  server: ['http', 'core', 'entry', 'page', 'page-node', 'adapters'],
-  cli: ['server', 'core', 'entry', 'formats', 'http'],
+  server: ['http', 'core', 'entry', 'page-node', 'adapters'],
+  'server-door': ['server'],
+  cli: ['server-door', 'core', 'entry', 'formats', 'http'],
   page: ['client', 'core'],
   'page-node': ['page', 'client', 'core', 'http'],
 }
@@ -221,8 +221,8 @@ describe('the source layout', () => {
 describe('the layout check itself', () => {
   it('sees dynamic imports, re-exports, type imports and imports by URL', () => {
     const server = importsOf('src/cli/serve.ts').files
-    expect(server).toContain('src/server/server.ts')
+    expect(server).toContain('src/server/index.ts')
     expect(importsOf('src/client/index.ts').files).toContain('src/core/movie.ts')
-    expect(importsOf('src/page/files.ts').files).toContain('src/page/build.ts')
+    expect(importsOf('src/page/server/files.ts').files).toContain('src/page/server/build.ts')
   })
 })

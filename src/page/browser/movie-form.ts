@@ -1,5 +1,5 @@
 /** The movie form, for adding and for editing: its fields, its values, its errors beside them. */
-import type { Movie, ValidationIssue } from '../client/index'
+import type { Movie, ValidationIssue } from '../../client/index'
 
 const FIELDS = [
   { name: 'title', label: 'Title', type: 'text' },

@@ -4,7 +4,7 @@
  * for the token, keeps it for this tab (sessionStorage), and tries the call again. The token
  * also says whose things the page keeps (`person`): another person's token reloads the page.
  */
-import { createMovieLogClient, type MovieLog, MovieLogHttpError } from '../client/index'
+import { createMovieLogClient, type MovieLog, MovieLogHttpError } from '../../client/index'
 import { byId } from './dom'
 
 const KEY = 'movie-log-token'

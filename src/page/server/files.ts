@@ -15,9 +15,9 @@ export { ASSET_TYPES, type DiaryPage, type Encoded, type PageAsset } from './ass
 export { encode } from './compress'
 
 // In the package, the page is built beside the bundle (dist/page/). From source this file is
-// src/page/files.ts, beside the sources to build.
+// src/page/server/files.ts, and the sources to build are in src/page/browser/.
 const BUILT = fileURLToPath(new URL('./page/', import.meta.url))
-const SOURCES = fileURLToPath(new URL('./', import.meta.url))
+const SOURCES = fileURLToPath(new URL('../browser/', import.meta.url))
 
 let loading: Promise<DiaryPage | undefined> | undefined
 

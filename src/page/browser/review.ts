@@ -3,7 +3,7 @@
  * hour and release decade as charts, and the movies seen more than once. Counted by the
  * server (`stats`), and counted again when the feed tells of a change.
  */
-import type { MovieLog } from '../client/index'
+import type { MovieLog } from '../../client/index'
 import { type Bar, barChart } from './chart'
 import { element } from './dom'
 import { explain } from './explain'

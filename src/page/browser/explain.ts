@@ -1,5 +1,5 @@
 /** What a failed call means, in a sentence for the person using the page. */
-import { FeedUnavailableError, MovieLogHttpError, StoreUnavailableError } from '../client/index'
+import { FeedUnavailableError, MovieLogHttpError, StoreUnavailableError } from '../../client/index'
 
 export function explain(error: unknown): string {
   if (StoreUnavailableError.is(error)) {

@@ -7,10 +7,11 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { ADD_LABEL, formMarkup } from '../browser/movie-form'
 import { compressedCopies } from './compress'
-import { ADD_LABEL, formMarkup } from './movie-form'
 
-const HERE = fileURLToPath(new URL('.', import.meta.url))
+// The page's sources: what runs in the browser, beside this folder.
+const BROWSER = fileURLToPath(new URL('../browser/', import.meta.url))
 
 /** The page in memory: `index.html`, and its assets by their hashed names. */
 export interface PageFiles {
@@ -34,7 +35,7 @@ export async function bundlePage(): Promise<PageFiles> {
     platform: 'browser',
     target: TARGET,
     entryNames: '[name]-[hash]',
-    outdir: join(HERE, 'assets'),
+    outdir: join(BROWSER, 'assets'),
     write: false,
     logLevel: 'silent',
   } as const
@@ -42,16 +43,16 @@ export async function bundlePage(): Promise<PageFiles> {
   const [page, worker] = await Promise.all([
     build({
       ...common,
-      entryPoints: { diary: join(HERE, 'main.ts'), style: join(HERE, 'style.css') },
+      entryPoints: { diary: join(BROWSER, 'main.ts'), style: join(BROWSER, 'style.css') },
       format: 'esm',
     }),
-    build({ ...common, entryPoints: { sw: join(HERE, 'sw.ts') }, format: 'iife' }),
+    build({ ...common, entryPoints: { sw: join(BROWSER, 'sw.ts') }, format: 'iife' }),
   ])
   const result = { outputFiles: [...page.outputFiles, ...worker.outputFiles] }
   const assets = new Map(result.outputFiles.map((file) => [basename(file.path), file.contents]))
   const named = (extension: string) =>
     [...assets.keys()].find((name) => !name.startsWith('sw-') && name.endsWith(extension))
-  const html = (await readFile(join(HERE, 'index.html'), 'utf8'))
+  const html = (await readFile(join(BROWSER, 'index.html'), 'utf8'))
     .replace('{{script}}', `/assets/${named('.js')}`)
     .replace('{{style}}', `/assets/${named('.css')}`)
     .replace('{{add-form}}', formMarkup('add', ADD_LABEL))

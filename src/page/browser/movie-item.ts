@@ -1,5 +1,5 @@
 /** One movie of the diary: how it reads, and its Edit and Delete buttons. */
-import type { Movie } from '../client/index'
+import type { Movie } from '../../client/index'
 import { element } from './dom'
 
 export interface ItemActions {

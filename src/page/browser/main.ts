@@ -3,7 +3,7 @@
  * searched by words, and the year in review. With
  * the server out of reach, the diary last seen on this device, and adds kept until it is back.
  */
-import { StoreUnavailableError } from '../client/index'
+import { StoreUnavailableError } from '../../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
 import { showWebhooks } from './connect'

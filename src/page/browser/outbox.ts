@@ -5,7 +5,7 @@
  * apart: one database per log and person (./token.ts `person`), so that another person on the
  * same browser sees neither, and an add waiting is sent with its person's token only.
  */
-import type { Movie } from '../client/index'
+import type { Movie } from '../../client/index'
 
 /** An add not yet answered by the server. */
 export interface WaitingAdd {

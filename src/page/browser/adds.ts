@@ -5,7 +5,7 @@
  * sent again (after a reload too) with the same key, so it makes one movie. An add waiting is
  * sent with the token it was kept under (its person's outbox) or not at all: never re-asked.
  */
-import { type Movie, StoreUnavailableError } from '../client/index'
+import { type Movie, StoreUnavailableError } from '../../client/index'
 import { element } from './dom'
 import { explain } from './explain'
 import type { MovieForm } from './movie-form'

@@ -4,7 +4,7 @@
  * far as the year filter and the pages loaded reach. An edit form open on a movie is never
  * redrawn: it is told instead.
  */
-import { type LogChange, type Movie, versionOf } from '../client/index'
+import { type LogChange, type Movie, versionOf } from '../../client/index'
 import type { OpenEdit } from './changes'
 import { explain } from './explain'
 import { movieOf } from './movie-item'

@@ -4,7 +4,7 @@ import {
   MovieValidationError,
   PreconditionFailedError,
   versionOf,
-} from '../client/index'
+} from '../../client/index'
 import { byId, element } from './dom'
 import { explain } from './explain'
 import { createMovieForm, type MovieForm } from './movie-form'

@@ -3,7 +3,7 @@
  * paths assembled from the operations (operations.ts), its components (components.ts,
  * schemas.ts), and the reply that serves it. A new route is one more piece in ROUTES.
  */
-import { jsonReply, type Reply } from '../http/reply'
+import { jsonReply, type Reply } from '../reply'
 import {
   HEADERS,
   type JsonSchema,

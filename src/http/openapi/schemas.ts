@@ -9,8 +9,8 @@ import {
   RELEASE_YEAR_MIN,
   TITLE_MAX_LENGTH,
   UNSAFE_IN_LINK,
-} from '../core/fields'
-import { STORE_FAILURE_REASONS } from '../core/store-failure'
+} from '../../core/fields'
+import { STORE_FAILURE_REASONS } from '../../core/store-failure'
 import { type JsonSchema, schemaRef } from './components'
 
 /** The inside of a one-class regex (`[a-z]` -> `a-z`), to build other classes from it. */
