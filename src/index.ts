@@ -54,7 +54,7 @@ export {
   type StoreOpener,
   type StoreOpenOptions,
 } from './create'
-export type { MovieLogStore } from './drivers/keyv'
+export type { MovieLogStore } from './drivers/shared/keyv'
 export {
   definePlugin,
   type ImportFormat,
