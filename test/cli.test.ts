@@ -62,7 +62,7 @@ it('refuses an option a subcommand does not take, naming it, with exit code 2', 
   const outcome = await Promise.race([serve.exited, serve.waitForLine(/listening on /)])
   expect(outcome).toBe(2)
   expect(serve.lines.join('\n')).toContain(
-    "unknown option '--port': movie-log serve takes --store; the server's settings are environment variables",
+    "unknown option '--port': movie-log serve takes --store, --plugin; the server's settings are environment variables",
   )
 
   const refused = async (args: string[], message: string) => {
