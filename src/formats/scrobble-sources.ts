@@ -56,6 +56,9 @@ const BUILT_IN: readonly ScrobbleSource[] = [
   { name: 'generic', read: readGeneric },
 ]
 
+/** The names of the sources movie-log ships, as the OpenAPI document lists them. */
+export const SHIPPED_SCROBBLE_SOURCES: readonly string[] = BUILT_IN.map((source) => source.name)
+
 /** Every scrobble source, an app's first. */
 export const scrobbleSources = new PluginPoint<ScrobbleSource>(
   'scrobble source',

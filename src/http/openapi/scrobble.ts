@@ -2,6 +2,7 @@
  * The scrobble route of the OpenAPI document, `/scrobble/{source}`: the webhooks of Plex,
  * Jellyfin and Emby as they send them, and the `generic` shape for any other tool.
  */
+import { SHIPPED_SCROBBLE_SOURCES } from '../../formats/scrobble-sources'
 import { headerRef, type JsonSchema, problems, schemaRef } from './components'
 import { notes, releaseYear, screenedDate } from './schemas'
 
@@ -118,7 +119,7 @@ export const sourceParameter: JsonSchema = {
   in: 'path',
   required: true,
   description: 'Whose webhook format the body is.',
-  schema: { type: 'string', enum: ['plex', 'jellyfin', 'emby', 'generic'] },
+  schema: { type: 'string', enum: [...SHIPPED_SCROBBLE_SOURCES] },
   example: 'generic',
 }
 
