@@ -58,8 +58,11 @@ export type { MovieLogStore } from './drivers/shared/keyv'
 export {
   definePlugin,
   type ImportFormat,
+  MOVIE_LOG_PLUGIN,
   type MovieLogPlugin,
+  type PluginContainer,
   registerPlugin,
+  registerPluginsFrom,
   type Scrobble,
   type ScrobbleSource,
   type Watched,

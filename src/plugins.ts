@@ -80,6 +80,44 @@ export function registerPlugin(plugin: MovieLogPlugin): void {
   for (const format of checked.importFormats) importFormats.register(format)
 }
 
+/**
+ * The token under which an app that uses tsyringe registers movie-log plug-ins in its own
+ * container, for `registerPluginsFrom`.
+ */
+export const MOVIE_LOG_PLUGIN = 'movie-log:plugin'
+
+/**
+ * What `registerPluginsFrom` needs of a DI container: tsyringe's `DependencyContainer` has it.
+ * movie-log loads no container itself: tsyringe needs a `Reflect` metadata polyfill on the
+ * global `Reflect`, which only an app that asked for decorators should install.
+ */
+export interface PluginContainer {
+  isRegistered(token: string, recursive?: boolean): boolean
+  resolveAll<T>(token: string): T[]
+}
+
+/**
+ * Adds every plug-in an app registered in its tsyringe container under `MOVIE_LOG_PLUGIN`
+ * (values, factories or `@injectable()` classes, resolved with their dependencies), as
+ * `registerPlugin` does; none registered, it does nothing.
+ *
+ * @example
+ * ```ts
+ * import 'reflect-metadata'
+ * import { container } from 'tsyringe'
+ * import { MOVIE_LOG_PLUGIN, registerPluginsFrom } from 'movie-log'
+ *
+ * container.register(MOVIE_LOG_PLUGIN, { useClass: MpvPlugin })
+ * registerPluginsFrom(container)
+ * ```
+ */
+export function registerPluginsFrom(container: PluginContainer): void {
+  if (!container.isRegistered(MOVIE_LOG_PLUGIN, true)) return
+  for (const plugin of container.resolveAll<MovieLogPlugin>(MOVIE_LOG_PLUGIN)) {
+    registerPlugin(plugin)
+  }
+}
+
 export type { ImportFormat } from './formats/import-formats'
 export type { Scrobble, Watched, WatchTime } from './formats/scrobble'
 export type { ScrobbleSource } from './formats/scrobble-sources'

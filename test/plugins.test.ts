@@ -1,8 +1,15 @@
-import { spawnSync } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createMovieLog, createMovieLogs, type Movie, registerPlugin } from 'movie-log'
+import { promisify } from 'node:util'
+import {
+  createMovieLog,
+  createMovieLogs,
+  type Movie,
+  registerPlugin,
+  registerPluginsFrom,
+} from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
 import { beforeAll, describe, expect, it } from 'vitest'
 import plugin from '../examples/plugin'
@@ -13,6 +20,7 @@ import { tempFolders } from './_temp'
 // in an app (registerPlugin) and in the command (--plugin).
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BASE = 'http://localhost/movies'
+const run = promisify(execFile)
 const work = tempFolders()('movie-log-plugins-')
 
 beforeAll(() => registerPlugin(plugin))
@@ -195,5 +203,33 @@ describe('a plug-in given to the server: MOVIE_LOG_PLUGINS', () => {
     } finally {
       await stop(server)
     }
+  })
+})
+
+describe('plug-ins from an app’s tsyringe container: registerPluginsFrom', () => {
+  it('adds an @injectable() plug-in with its dependencies injected (examples/tsyringe-plugin.ts)', async () => {
+    // A process of its own: the example loads reflect-metadata, which patches its Reflect.
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'examples/tsyringe-plugin.ts'],
+      {
+        cwd: ROOT,
+      },
+    )
+    const line = stdout.trim()
+    const status = line.slice(0, line.indexOf(' '))
+    const body = line.slice(line.indexOf(' ') + 1)
+    expect(status).toBe('201')
+    // The screened date is the injected clock's, so the container built the plug-in.
+    expect(JSON.parse(body)).toMatchObject({
+      title: 'Heat',
+      screenedDate: '2024-05-01T18:30:00.000',
+      imdbLink: 'https://www.imdb.com/title/tt0113277/',
+    })
+  })
+
+  it('does nothing for a container holding no plug-in', () => {
+    const container = { isRegistered: () => false, resolveAll: () => [] as never[] }
+    expect(() => registerPluginsFrom(container)).not.toThrow()
   })
 })
