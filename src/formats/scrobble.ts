@@ -6,7 +6,7 @@
 import type { ValidationIssue } from '../core/errors'
 
 /** The webhook formats `POST {base}/scrobble/{source}` reads. */
-export const SCROBBLE_SOURCES = ['plex', 'jellyfin', 'emby', 'generic'] as const
+export const SCROBBLE_SOURCES = ['plex', 'jellyfin', 'emby', 'kodi', 'generic'] as const
 export type ScrobbleSource = (typeof SCROBBLE_SOURCES)[number]
 
 /** When the watch ended: an instant (epoch ms), or a local time given as such (generic only). */
@@ -21,6 +21,11 @@ export interface Watched {
   releaseYear: unknown
   watchedAt: WatchTime
   notes: string
+  /**
+   * For a source that may report one play twice (Kodi's `end`, then `stop`): the same movie
+   * in one slot of this many ms is the same watch, logged once.
+   */
+  sameWithinMs?: number
 }
 
 export type Scrobble =

@@ -11,6 +11,7 @@ import type { MovieLog } from '../core/movie-log'
 import { readEmby } from '../formats/emby'
 import { readGeneric } from '../formats/generic-scrobble'
 import { readJellyfin } from '../formats/jellyfin'
+import { readKodi } from '../formats/kodi'
 import { localTimeOf } from '../formats/local-time'
 import { readPlex } from '../formats/plex'
 import {
@@ -43,12 +44,14 @@ const JSON_TYPES: Record<ScrobbleSource, readonly string[]> = {
   plex: [],
   jellyfin: [JSON_TYPE, 'text/plain'],
   emby: [JSON_TYPE],
+  kodi: [JSON_TYPE],
   generic: [JSON_TYPE],
 }
 const SOURCE_NAMES: Record<ScrobbleSource, string> = {
   plex: 'Plex',
   jellyfin: 'Jellyfin',
   emby: 'Emby',
+  kodi: 'Kodi',
   generic: 'generic',
 }
 
@@ -60,7 +63,7 @@ export async function scrobble(
   settings: ScrobbleSettings,
 ): Promise<Reply> {
   if (!isScrobbleSource(source)) {
-    return problemReply(404, 'No such scrobble source: use plex, jellyfin, emby or generic.')
+    return problemReply(404, 'No such scrobble source: use plex, jellyfin, emby, kodi or generic.')
   }
   const receivedAt = Date.now()
   const body = await readPayload(request, source, settings.maxBodyBytes)
@@ -92,7 +95,11 @@ export async function scrobble(
     notes: read.notes,
   } as NewMovie
   // One identity per watch: the same delivery again finds it, a rewatch (another time) does not.
-  const when = 'local' in watchedAt ? watchedAt.local : new Date(watchedAt.instant).toISOString()
+  const when = read.sameWithinMs
+    ? `slot-${Math.floor(receivedAt / read.sameWithinMs)}`
+    : 'local' in watchedAt
+      ? watchedAt.local
+      : new Date(watchedAt.instant).toISOString()
   let replayed = false
   const added = await log.addMovie(movie, {
     idempotencyKey: `${SCROBBLE_KEY_PREFIX}${source}:${read.imdbId}:${when}`,
@@ -115,6 +122,8 @@ function readerOf(source: ScrobbleSource): (payload: unknown, receivedAt: number
       return readJellyfin
     case 'emby':
       return readEmby
+    case 'kodi':
+      return readKodi
     case 'generic':
       return readGeneric
   }

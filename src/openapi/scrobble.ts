@@ -118,7 +118,7 @@ export const sourceParameter: JsonSchema = {
   in: 'path',
   required: true,
   description: 'Whose webhook format the body is.',
-  schema: { type: 'string', enum: ['plex', 'jellyfin', 'emby', 'generic'] },
+  schema: { type: 'string', enum: ['plex', 'jellyfin', 'emby', 'kodi', 'generic'] },
   example: 'generic',
 }
 

@@ -58,7 +58,7 @@ describeUnless(NO_BROWSER, 'Chromium', "the diary page's media server panel", ()
     await alice.click('#connect summary')
     const base = `${site.origin}/movies/scrobble`
     expect(await addressesOn(alice)).toEqual(
-      ['plex', 'jellyfin', 'emby', 'generic'].map(
+      ['plex', 'jellyfin', 'emby', 'kodi', 'generic'].map(
         (source) => `${base}/${source}?token=${TOKENS.alice}`,
       ),
     )
@@ -74,7 +74,7 @@ describeUnless(NO_BROWSER, 'Chromium', "the diary page's media server panel", ()
     const bob = await signIn(TOKENS.bob, 375)
     await bob.click('#connect summary')
     expect(await addressesOn(bob)).toEqual(
-      ['plex', 'jellyfin', 'emby', 'generic'].map(
+      ['plex', 'jellyfin', 'emby', 'kodi', 'generic'].map(
         (source) => `${base}/${source}?token=${TOKENS.bob}`,
       ),
     )
