@@ -23,7 +23,7 @@ export interface Watched {
   notes: string
   /**
    * For a source that may report one play twice (Kodi's `end`, then `stop`): the same movie
-   * in one slot of this many ms is the same watch, logged once.
+   * within this many ms of the first report is the same watch, logged once.
    */
   sameWithinMs?: number
 }

@@ -26,6 +26,7 @@ import { isFormData, readFormPart } from './form-part'
 import { problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply } from './reply'
 import { isJsonContentType, SCROBBLE_KEY_PREFIX } from './request'
+import { oncePerWindow } from './scrobble-window'
 
 const isScrobbleSource = (name: string): name is ScrobbleSource =>
   (SCROBBLE_SOURCES as readonly string[]).includes(name)
@@ -95,18 +96,24 @@ export async function scrobble(
     notes: read.notes,
   } as NewMovie
   // One identity per watch: the same delivery again finds it, a rewatch (another time) does not.
-  const when = read.sameWithinMs
-    ? `slot-${Math.floor(receivedAt / read.sameWithinMs)}`
-    : 'local' in watchedAt
-      ? watchedAt.local
-      : new Date(watchedAt.instant).toISOString()
+  const when = 'local' in watchedAt ? watchedAt.local : new Date(watchedAt.instant).toISOString()
   let replayed = false
-  const added = await log.addMovie(movie, {
-    idempotencyKey: `${SCROBBLE_KEY_PREFIX}${source}:${read.imdbId}:${when}`,
-    onReplay: () => {
-      replayed = true
-    },
-  })
+  const add = () =>
+    log.addMovie(movie, {
+      idempotencyKey: `${SCROBBLE_KEY_PREFIX}${source}:${read.imdbId}:${when}`,
+      onReplay: () => {
+        replayed = true
+      },
+    })
+  const windowKey = `${SCROBBLE_KEY_PREFIX}window:${source}:${read.imdbId}`
+  const once =
+    read.sameWithinMs === undefined
+      ? { movie: await add(), replayed: false }
+      : await oncePerWindow(log, windowKey, read.sameWithinMs, add)
+  // The first report of this play is still being logged: nothing more to log.
+  if (!once) return { status: 204, headers: close, body: null }
+  const added = once.movie
+  replayed ||= once.replayed
   return jsonReply(replayed ? 200 : 201, JSON.stringify(added), {
     ...close,
     ...(replayed ? {} : { location: settings.movieUrl(added.id) }),
