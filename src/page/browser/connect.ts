@@ -3,7 +3,7 @@
  * Emby, Kodi, any other tool), with the tab's token in it, for the person to paste into their
  * server; and the Trakt address with the form that approves an app's code.
  */
-import { MovieLogHttpError } from '../client/index'
+import { MovieLogHttpError } from '../../client/index'
 import { byId } from './dom'
 import { explain } from './explain'
 import { Cancelled, type Session } from './token'
