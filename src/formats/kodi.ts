@@ -11,7 +11,14 @@ const EVENTS = new Set(['start', 'pause', 'resume', 'stop', 'end', 'seek', 'inte
 /** A stop past this percentage is a watch (credits skipped). */
 export const KODI_WATCHED_PERCENT = 90
 
-/** Reads one Kodi event. */
+/**
+ * Reads one Kodi event.
+ *
+ * @example
+ * ```ts
+ * readKodi({ event: 'pause', item: { type: 'movie' }, progress: 12 }, Date.now()) // { kind: 'ignored' }
+ * ```
+ */
 export function readKodi(payload: unknown, receivedAt: number): Scrobble {
   if (!isObject(payload) || !EVENTS.has(payload.event as string) || !isObject(payload.item)) {
     return {

@@ -10,6 +10,11 @@ import { recordsOf } from '../core/records'
 /**
  * Runs `add` unless `key` was claimed within `windowMs`: then the movie that claim logged
  * (`replayed`), or `undefined` while the first report is still being logged.
+ *
+ * @example
+ * ```ts
+ * const once = await oncePerWindow(log, 'scrobble:window:kodi:tt0113277', 3_600_000, add)
+ * ```
  */
 export async function oncePerWindow(
   log: MovieLog,

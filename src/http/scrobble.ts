@@ -6,7 +6,7 @@
  * not the source's format.
  */
 import type { ValidationIssue } from '../core/errors'
-import type { NewMovie } from '../core/movie'
+import { type NewMovie, parseNewMovie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
 import { readEmby } from '../formats/emby'
 import { readGeneric } from '../formats/generic-scrobble'
@@ -106,6 +106,8 @@ export async function scrobble(
       },
     })
   const windowKey = `${SCROBBLE_KEY_PREFIX}window:${source}:${read.imdbId}`
+  // A movie the log refuses claims no window: checked first, as the add would check it.
+  if (read.sameWithinMs !== undefined) parseNewMovie(movie)
   const once =
     read.sameWithinMs === undefined
       ? { movie: await add(), replayed: false }

@@ -53,6 +53,11 @@ const EPOCH_2020 = Date.UTC(2020, 0, 1)
  * The integer id of a history entry, stable for as long as the movie is in the diary and made
  * from its id alone: for the log's UUIDv7 ids, its milliseconds since 2020 and counter (later
  * adds, larger ids); for any other id, 50 bits of its SHA-256.
+ *
+ * @example
+ * ```ts
+ * historyIdOf({ id: '0190a1b2-c3d4-7abc-8def-0123456789ab' }) // the same number every time
+ * ```
  */
 export function historyIdOf(movie: Pick<Movie, 'id'>): number {
   const uuid = UUID_V7.exec(movie.id)
@@ -68,8 +73,13 @@ export function historyIdOf(movie: Pick<Movie, 'id'>): number {
 
 /**
  * The instant a local `screenedDate` names in `timeZone`, as ISO 8601 UTC. The offset is the
- * zone's at that time; a local time a daylight-saving change skips or repeats is read with the
- * offset before the change.
+ * zone's at that time; a local time that a daylight-saving change skips or repeats is read
+ * with one of the two offsets around the change.
+ *
+ * @example
+ * ```ts
+ * watchedAtOf('2024-06-01T20:30:00.000', 'Europe/Paris') // '2024-06-01T18:30:00.000Z'
+ * ```
  */
 export function watchedAtOf(screenedDate: string, timeZone: string | undefined): string {
   const asUtc = Date.parse(`${screenedDate}Z`)

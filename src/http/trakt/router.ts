@@ -34,7 +34,14 @@ export interface TraktSettings {
 const HISTORY = /^\/sync\/history(?:\/([^/]+)(?:\/([^/]+))?)?$/
 const SCROBBLE = /^\/scrobble\/(start|pause|stop)$/
 
-/** Answers `request` for `path`, the part of its path after `{base}/trakt`. */
+/**
+ * Answers `request` for `path`, the part of its path after `{base}/trakt`.
+ *
+ * @example
+ * ```ts
+ * const reply = await replyToTrakt(settings, request, url, '/sync/history')
+ * ```
+ */
 export async function replyToTrakt(
   settings: TraktSettings,
   request: Request,

@@ -4,7 +4,7 @@
  * the same movie stopped again within the window is 409 with `watched_at` and `expires_at`.
  * Episodes are answered as Trakt answers them and nothing is stored (a diary of movies).
  */
-import type { NewMovie } from '../../core/movie'
+import { parseNewMovie } from '../../core/movie'
 import { localTimeOf } from '../../formats/local-time'
 import { imdbLinkOf, isObject } from '../../formats/scrobble'
 import type { Reply } from '../reply'
@@ -21,7 +21,14 @@ const SHARING = { twitter: false, mastodon: false, tumblr: false }
 
 export type ScrobbleAction = 'start' | 'pause' | 'stop'
 
-/** Answers one scrobble `body` of `action`. */
+/**
+ * Answers one scrobble `body` of `action`.
+ *
+ * @example
+ * ```ts
+ * await traktScrobble(context, 'stop', { movie: { title: 'Heat', year: 1995, ids: { imdb: 'tt0113277' } }, progress: 95 })
+ * ```
+ */
 export async function traktScrobble(
   context: TraktContext,
   action: ScrobbleAction,
@@ -49,6 +56,14 @@ export async function traktScrobble(
   }
   const watchedAt = new Date(context.now).toISOString()
   const expiresAt = new Date(context.now + DUPLICATE_WINDOW_MS).toISOString()
+  // Checked before the window is claimed: a movie the log refuses (422) claims nothing.
+  const input = parseNewMovie({
+    title: named.title,
+    screenedDate: localTimeOf(context.now, context.timeZone),
+    releaseYear: named.year,
+    imdbLink: imdbLinkOf(imdbId),
+    notes: '',
+  })
   const window = `trakt:stop:${imdbId}`
   const claim = JSON.stringify({ watched_at: watchedAt, expires_at: expiresAt })
   // Across processes, the first stop in the window logs; the others are told when it was.
@@ -60,16 +75,9 @@ export async function traktScrobble(
     )
   }
   try {
-    const added = await context.log.addMovie(
-      {
-        title: named.title,
-        screenedDate: localTimeOf(context.now, context.timeZone),
-        releaseYear: named.year,
-        imdbLink: imdbLinkOf(imdbId),
-        notes: '',
-      } as NewMovie,
-      { idempotencyKey: `${SCROBBLE_KEY_PREFIX}trakt:${imdbId}:${watchedAt}` },
-    )
+    const added = await context.log.addMovie(input, {
+      idempotencyKey: `${SCROBBLE_KEY_PREFIX}trakt:${imdbId}:${watchedAt}`,
+    })
     const logged = { title: added.title, year: added.releaseYear, ids: movie.ids }
     return traktJson(201, {
       id: historyIdOf(added),
@@ -79,7 +87,7 @@ export async function traktScrobble(
       movie: logged,
     })
   } catch (error) {
-    // Not logged (a field the log refuses, the store down): the next stop may log it.
+    // Not logged (the store failed): the next stop may log it.
     await context.records.write(window, claim, 1)
     throw error
   }
