@@ -10,6 +10,7 @@ import { type Clock, createUuidV7Generator } from './core/id'
 import { lazyStore } from './core/lazy-store'
 import { LogContext, type MovieLog, type MovieLogOptions, type MovieLogs } from './core/movie-log'
 import { checkOwner } from './core/owner'
+import { registerStoreLog } from './core/records'
 import { isStoreAdapter, type StoreAdapter } from './core/store-adapter'
 import { type MovieLogStore, storeForKeyv, toKeyv } from './drivers'
 import { classifyNodeFailure } from './drivers/shared/failures'
@@ -84,7 +85,7 @@ export function createMovieLogs(
   options: MovieLogOptions = {},
 ): MovieLogs {
   const context = storeContext(store, options)
-  return {
+  const logs: MovieLogs = {
     of: (owner) => context.log(checkOwner(owner)),
     drop: async (owner) => {
       const checked = checkOwner(owner)
@@ -95,6 +96,8 @@ export function createMovieLogs(
     owners: () => ownersOf(context.store, context.settings.storeTimeoutMs),
     close: () => context.store.close(),
   }
+  registerStoreLog(logs, context.log(SOLE_OWNER))
+  return logs
 }
 
 // Owners read per call of the driver's `owners`.

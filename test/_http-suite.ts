@@ -437,7 +437,9 @@ export function httpContract(
         '/movies/stats',
         '/movies/{id}',
         '/movies/scrobble/{source}',
+        ...Object.keys(document.paths).filter((path) => path.startsWith('/movies/trakt/')),
       ])
+      expect(document.tags.map((tag: { name: string }) => tag.name)).toContain('trakt')
       expect(document.paths['/movies'].post.operationId).toBe('addMovie')
       const head = await http.fetch('/movies/openapi.json', { method: 'HEAD' })
       expect(head.status).toBe(200)

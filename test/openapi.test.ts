@@ -147,6 +147,21 @@ describe('the document’s field rules agree with the log’s', () => {
   })
 })
 
+// Trakt's routes (src/http/openapi/trakt.ts), after the log's own.
+const TRAKT = [
+  '/trakt/oauth/device/code',
+  '/trakt/oauth/device/token',
+  '/trakt/oauth/device/approve',
+  '/trakt/oauth/token',
+  '/trakt/oauth/revoke',
+  '/trakt/users/settings',
+  '/trakt/scrobble/{action}',
+  '/trakt/sync/history',
+  '/trakt/sync/history/remove',
+  '/trakt/sync/watched/movies',
+  '/trakt/sync/last_activities',
+]
+
 describe('the document', () => {
   it.each([
     [
@@ -158,9 +173,10 @@ describe('the document', () => {
         '/api/movies/stats',
         '/api/movies/{id}',
         '/api/movies/scrobble/{source}',
+        ...TRAKT.map((path) => `/api/movies${path}`),
       ],
     ],
-    ['/', '', ['/', '/openapi.json', '/stats', '/{id}', '/scrobble/{source}']],
+    ['/', '', ['/', '/openapi.json', '/stats', '/{id}', '/scrobble/{source}', ...TRAKT]],
   ])('is served under basePath %s with its paths under it', async (basePath, prefix, paths) => {
     const handle = toWebHandler(createMovieLog(), { basePath })
     const response = await handle(new Request(`http://movie-log.test${prefix}/openapi.json`))

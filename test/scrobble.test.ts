@@ -246,10 +246,10 @@ describe('POST /movies/scrobble/{source}', () => {
     const get = await handler(new Request(`${BASE}/scrobble/plex`))
     expect(get.status).toBe(405)
     expect(get.headers.get('allow')).toBe('POST')
-    const kodi = await handler(
-      new Request(`${BASE}/scrobble/kodi`, requestInit(FINISHED.generic?.() as Delivery)),
+    const unknown = await handler(
+      new Request(`${BASE}/scrobble/mediaportal`, requestInit(FINISHED.generic?.() as Delivery)),
     )
-    expect(kodi.status).toBe(404)
+    expect(unknown.status).toBe(404)
   })
 })
 

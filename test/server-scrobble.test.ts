@@ -5,8 +5,7 @@ import type { Movie } from 'movie-log'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, configFromEnv } from '../src/server/config'
 import { freePort } from './_ports'
-import { createPrivatePostgres } from './_postgres'
-import { CLI, startPrivateRedis } from './_processes'
+import { CLI } from './_processes'
 import {
   type Delivery,
   embyDelivery,
@@ -17,7 +16,7 @@ import {
   requestInit,
 } from './_scrobble'
 import { childrenOfEachTest, list } from './_server-client'
-import { describeWith, type Need } from './_services'
+import { serverStores } from './_server-stores'
 import { tempFolders } from './_temp'
 
 // Media servers' webhooks through `movie-log serve`, a real listening server, on each store.
@@ -41,36 +40,9 @@ function addUser(file: string, name: string, base: string) {
 const deliver = (url: string, source: string, delivery: Delivery, token = TOKEN) =>
   fetch(`${url}/scrobble/${source}?token=${encodeURIComponent(token)}`, requestInit(delivery))
 
-const STORES: [name: string, need: Need | undefined, open: () => Promise<string>][] = [
-  [
-    'SQLite',
-    undefined,
-    async () => `sqlite://${join(tempFolder('movie-log-scrobble-'), 'movies.sqlite')}`,
-  ],
-  [
-    'PostgreSQL',
-    'POSTGRES_URL',
-    async () => {
-      const postgres = await createPrivatePostgres('scrobble')
-      cleanups.push(() => postgres.drop())
-      return postgres.url
-    },
-  ],
-  [
-    'Redis',
-    'redis-server',
-    async () => {
-      const redis = await startPrivateRedis()
-      running.push(redis)
-      return redis.url
-    },
-  ],
-]
-const cleanups: (() => Promise<unknown>)[] = []
+const { stores, cleanup } = serverStores(tempFolder, running, 'scrobble')
 
-for (const [name, need, open] of STORES) {
-  const describeStore = (title: string, body: () => void) =>
-    need ? describeWith(need, title, body) : describe(title, body)
+for (const { name, describeStore, open } of stores) {
   describeStore(`scrobbles through the server on ${name}`, () => {
     it('logs each source once across two processes, ignores the rest, and never logs the token', async () => {
       try {
@@ -114,7 +86,7 @@ for (const [name, need, open] of STORES) {
         expect(lines.join('\n')).not.toContain(TOKEN)
         expect(lines.join('\n')).not.toContain('wrong')
       } finally {
-        await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()))
+        await cleanup()
       }
     })
   })
@@ -146,7 +118,7 @@ describe('scrobbles through the server', () => {
     const [alice, bob] = [addUser(users, 'alice', base), addUser(users, 'bob', base)]
     expect(alice.plex).toBe(`${base}/scrobble/plex?token=${alice.token}`)
     expect(alice.urls).toEqual(
-      ['plex', 'jellyfin', 'emby', 'generic'].map(
+      ['plex', 'jellyfin', 'emby', 'kodi', 'generic'].map(
         (source) => `${base}/scrobble/${source}?token=${alice.token}`,
       ),
     )

@@ -58,6 +58,7 @@ export default defineConfig({
           { text: 'Live changes', link: '/guide/live-changes' },
           { text: 'Scrobbles', link: '/guide/scrobbles' },
           { text: 'Plug-ins', link: '/guide/plugins' },
+          { text: 'Leave Trakt', link: '/guide/trakt' },
           { text: 'Search and statistics', link: '/guide/search-and-stats' },
           { text: 'The client', link: '/guide/client' },
           { text: 'The server', link: '/guide/server' },

@@ -7,6 +7,7 @@ import { PluginPoint } from '../core/plugin-point'
 import { readEmby } from './emby'
 import { readGeneric } from './generic-scrobble'
 import { readJellyfin } from './jellyfin'
+import { readKodi } from './kodi'
 import { readPlex } from './plex'
 import type { Scrobble } from './scrobble'
 
@@ -53,6 +54,7 @@ const BUILT_IN: readonly ScrobbleSource[] = [
     read: readJellyfin,
   },
   { name: 'emby', label: 'Emby', formPart: 'data', read: readEmby },
+  { name: 'kodi', label: 'Kodi', read: readKodi },
   { name: 'generic', read: readGeneric },
 ]
 

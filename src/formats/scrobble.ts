@@ -33,6 +33,11 @@ export interface Watched {
   releaseYear: unknown
   watchedAt: WatchTime
   notes: string
+  /**
+   * For a source that may report one play twice (Kodi's `end`, then `stop`): the same movie
+   * within this many ms of the first report is the same watch, logged once.
+   */
+  sameWithinMs?: number
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { Movie, NewMovie } from '../core/movie'
 import type { MovieLog, MovieLogs } from '../core/movie-log'
-import { StoreUnavailableError } from '../core/store-failure'
 import { acceptsJson, listTypeOf } from './accept'
 import { readJsonBody } from './body'
 import { etagOf } from './conditions'
@@ -10,6 +9,7 @@ import { changeFeed } from './events'
 import { exportReply } from './export'
 import { deleteMovie, readMovie, updateMovie } from './item'
 import { listMovies } from './list'
+import { logError } from './log-error'
 import { checkHttpOptions, type MovieLogAction, type MovieLogHttpOptions } from './options'
 import { ownerLogs } from './owners'
 import { errorReply, problemReply } from './problem'
@@ -80,6 +80,7 @@ export function createMovieLogReplier(
   // The OpenAPI document's code is loaded on its first request: most handlers are never asked.
   let openApiReply: (() => Reply) | undefined
   let scrobbles: Promise<typeof import('./scrobble')> | undefined
+  let trakt: Promise<typeof import('./trakt/router')> | undefined
   let addsInFlight = 0
   // Exports, change feeds and the full JSON list, bounded together (./stream-limit.ts).
   const streams = createStreamLimit(options.maxStreams ?? 256)
@@ -144,6 +145,25 @@ export function createMovieLogReplier(
     )
   }
 
+  // Trakt's API: its tokens stand for the person who approved them (src/http/trakt/).
+  async function traktRoute(request: Request, url: URL, path: string): Promise<Reply> {
+    if (options.cors && isPreflight(request))
+      return preflightReply(options.cors, request, 'GET, POST')
+    const crossSite = request.method === 'POST' && crossSiteRefusal(request, url, options.cors)
+    if (crossSite) return crossSite
+    trakt ??= import('./trakt/router')
+    const { replyToTrakt } = await trakt
+    // The person the diary page's request reaches, asked as for an add (approving a code).
+    const person = async (asked: Request) => {
+      const reached = await logOf(asked)
+      const refused =
+        reached && options.authorize && (await denied(asked, options.authorize, 'add'))
+      return refused ? undefined : reached
+    }
+    const settings = { source, maxBodyBytes, timeZone: options.timeZone, person }
+    return adding(() => replyToTrakt(settings, request, url, path))
+  }
+
   async function denied(
     request: Request,
     authorize: NonNullable<MovieLogHttpOptions['authorize']>,
@@ -169,6 +189,7 @@ export function createMovieLogReplier(
     const target = resolveTarget(path, encodedBasePath)
     if (target.kind === 'none') return problemReply(404, notFoundDetail(path, encodedBasePath))
     if (target.kind === 'scrobble') return scrobbleRoute(request, url, target.source)
+    if (target.kind === 'trakt') return traktRoute(request, url, target.path)
     const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const actions = target.kind === 'collection' ? COLLECTION_ACTIONS : ITEM_ACTIONS
@@ -245,17 +266,6 @@ export function createMovieLogReplier(
     }
     return reply
   }
-}
-
-/**
- * The default `onError`: a bug with its stack; the store failing (a 503) as one line saying why,
- * so an app whose database is down says so without a stack per request.
- */
-function logError(error: unknown): void {
-  if (StoreUnavailableError.is(error)) {
-    const code = error.storeCode ? ` [${error.storeCode}]` : ''
-    console.warn(`[movie-log] ${error.message}${code}`)
-  } else console.error('[movie-log]', error)
 }
 
 function unauthenticated(): Reply {

@@ -6,6 +6,7 @@ export type Target =
   | { kind: 'collection' }
   | { kind: 'item'; id: string }
   | { kind: 'scrobble'; source: string }
+  | { kind: 'trakt'; path: string }
   | { kind: 'none' }
 
 // `/scrobble/{source}` below the base path (src/http/scrobble.ts).
@@ -15,6 +16,8 @@ const SCROBBLE = /^\/scrobble\/([^/]+)\/?$/
 export function resolveTarget(pathname: string, basePath: string): Target {
   const rest = isUnder(pathname, basePath) ? pathname.slice(basePath.length) : pathname
   if (rest === '' || rest === '/') return { kind: 'collection' }
+  // Trakt's API (src/http/trakt/): `/trakt` and every path below it.
+  if (rest === '/trakt' || rest.startsWith('/trakt/')) return { kind: 'trakt', path: rest.slice(6) }
   const source = SCROBBLE.exec(rest)?.[1]
   if (source !== undefined) return { kind: 'scrobble', source }
   const segment = /^\/([^/]+)\/?$/.exec(rest)?.[1]

@@ -6,7 +6,7 @@
  * not the source's format.
  */
 import type { ValidationIssue } from '../core/errors'
-import type { NewMovie } from '../core/movie'
+import { type NewMovie, parseNewMovie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
 import { localTimeOf } from '../formats/local-time'
 import { imdbLinkOf } from '../formats/scrobble'
@@ -17,6 +17,7 @@ import { isFormData, readFormPart } from './form-part'
 import { problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply } from './reply'
 import { isJsonContentType, SCROBBLE_KEY_PREFIX } from './request'
+import { oncePerWindow } from './scrobble-window'
 
 export interface ScrobbleSettings {
   maxBodyBytes: number
@@ -72,12 +73,24 @@ export async function scrobble(
   // One identity per watch: the same delivery again finds it, a rewatch (another time) does not.
   const when = 'local' in watchedAt ? watchedAt.local : new Date(watchedAt.instant).toISOString()
   let replayed = false
-  const added = await log.addMovie(movie, {
-    idempotencyKey: `${SCROBBLE_KEY_PREFIX}${source.name}:${read.imdbId}:${when}`,
-    onReplay: () => {
-      replayed = true
-    },
-  })
+  const add = () =>
+    log.addMovie(movie, {
+      idempotencyKey: `${SCROBBLE_KEY_PREFIX}${source.name}:${read.imdbId}:${when}`,
+      onReplay: () => {
+        replayed = true
+      },
+    })
+  const windowKey = `${SCROBBLE_KEY_PREFIX}window:${source.name}:${read.imdbId}`
+  // A movie the log refuses claims no window: checked first, as the add would check it.
+  if (read.sameWithinMs !== undefined) parseNewMovie(movie)
+  const once =
+    read.sameWithinMs === undefined
+      ? { movie: await add(), replayed: false }
+      : await oncePerWindow(log, windowKey, read.sameWithinMs, add)
+  // The first report of this play is still being logged: nothing more to log.
+  if (!once) return { status: 204, headers: close, body: null }
+  const added = once.movie
+  replayed ||= once.replayed
   return jsonReply(replayed ? 200 : 201, JSON.stringify(added), {
     ...close,
     ...(replayed ? {} : { location: settings.movieUrl(added.id) }),

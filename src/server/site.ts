@@ -19,38 +19,42 @@ export { CONTENT_SECURITY_POLICY } from '../page/server/serve'
 export function addSite(app: H3, page: () => Promise<DiaryPage | undefined>, pointer: object): H3 {
   const docs = renderDocs('/movies')
   const serve = createPageServer(page, { api: '/movies', docs: '/docs' }, encode)
-  return app
-    .get('/', async (event) => {
-      if (!wantsHtml(event.req.headers.get('accept'))) return pointer
-      const response = await serve(event.req)
-      // The same URL answers JSON callers with the pointer.
-      response.headers.set('vary', 'accept, accept-encoding')
-      return response
-    })
-    .get('/assets/:name', (event) => serve(event.req))
-    .get('/sw.js', (event) => serve(event.req))
-    .get(
-      '/docs',
-      () =>
-        new Response(docs, {
-          headers: {
-            'content-type': 'text/html; charset=utf-8',
-            'cache-control': 'no-cache',
-            ...SAFE_HEADERS,
-          },
-        }),
-    )
-    .get(
-      '/docs.css',
-      () =>
-        new Response(DOCS_CSS, {
-          headers: {
-            'content-type': ASSET_TYPES['.css'] as string,
-            'cache-control': 'public, max-age=3600',
-            ...SAFE_HEADERS,
-          },
-        }),
-    )
+  return (
+    app
+      .get('/', async (event) => {
+        if (!wantsHtml(event.req.headers.get('accept'))) return pointer
+        const response = await serve(event.req)
+        // The same URL answers JSON callers with the pointer.
+        response.headers.set('vary', 'accept, accept-encoding')
+        return response
+      })
+      .get('/assets/:name', (event) => serve(event.req))
+      .get('/sw.js', (event) => serve(event.req))
+      // Trakt's `verification_url` (src/http/trakt/): the page, at its panel for the app's code.
+      .get('/activate', () => new Response(null, { status: 302, headers: { location: '/#trakt' } }))
+      .get(
+        '/docs',
+        () =>
+          new Response(docs, {
+            headers: {
+              'content-type': 'text/html; charset=utf-8',
+              'cache-control': 'no-cache',
+              ...SAFE_HEADERS,
+            },
+          }),
+      )
+      .get(
+        '/docs.css',
+        () =>
+          new Response(DOCS_CSS, {
+            headers: {
+              'content-type': ASSET_TYPES['.css'] as string,
+              'cache-control': 'public, max-age=3600',
+              ...SAFE_HEADERS,
+            },
+          }),
+      )
+  )
 }
 
 // A browser names text/html; curl (*/*) and JSON callers get the pointer, as before the page.

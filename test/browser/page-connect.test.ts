@@ -14,6 +14,7 @@ import {
 import { fixture, plexDelivery, requestInit } from '../_scrobble'
 import { describeUnless } from '../_services'
 import { tempFolders } from '../_temp'
+import { traktClient, traktMovie } from '../_trakt'
 
 // The page's "Connect your media server" panel on a household server, in a real Chromium: the
 // addresses it shows are the person's own, and a Plex delivery to the one shown lands in their
@@ -58,7 +59,7 @@ describeUnless(NO_BROWSER, 'Chromium', "the diary page's media server panel", ()
     await alice.click('#connect summary')
     const base = `${site.origin}/movies/scrobble`
     expect(await addressesOn(alice)).toEqual(
-      ['plex', 'jellyfin', 'emby', 'generic'].map(
+      ['plex', 'jellyfin', 'emby', 'kodi', 'generic'].map(
         (source) => `${base}/${source}?token=${TOKENS.alice}`,
       ),
     )
@@ -74,12 +75,40 @@ describeUnless(NO_BROWSER, 'Chromium', "the diary page's media server panel", ()
     const bob = await signIn(TOKENS.bob, 375)
     await bob.click('#connect summary')
     expect(await addressesOn(bob)).toEqual(
-      ['plex', 'jellyfin', 'emby', 'generic'].map(
+      ['plex', 'jellyfin', 'emby', 'kodi', 'generic'].map(
         (source) => `${base}/${source}?token=${TOKENS.bob}`,
       ),
     )
     expect(await titlesOn(bob)).toEqual([])
     expect(await seriousViolations(bob)).toEqual([])
     await bob.locator('#connect').screenshot({ path: shot('connect-375.png') })
+  })
+
+  it("approves a Trakt app's code for the person who types it, from /activate", {
+    timeout: 120_000,
+  }, async () => {
+    const alice = await signIn(TOKENS.alice, 1280)
+    const app = traktClient(`${site.origin}/movies`)
+    const codes = await app.get_codes()
+    // Where the app sends the person: the page, at the panel's code form.
+    expect(codes.verification_url).toBe(`${site.origin}/activate`)
+    await alice.goto(codes.verification_url)
+    await expect.poll(() => alice.locator('#connect').getAttribute('open')).not.toBeNull()
+    await expect
+      .poll(() => alice.locator('#trakt-address').textContent())
+      .toBe(`${site.origin}/movies/trakt`)
+    await alice.fill('#trakt-code', codes.user_code.toLowerCase())
+    await alice.click('#trakt-form button')
+    await expect.poll(() => alice.locator('#trakt-said').textContent()).toContain('Approved')
+    expect(await seriousViolations(alice)).toEqual([])
+    await app.poll_access(codes)
+    expect((await app.users.settings()).user.username).toBe('alice')
+    await app.scrobble.stop({ movie: traktMovie('Heat', 1995, 'tt0113277'), progress: 95 })
+    await expect.poll(() => titlesOn(alice)).toContain('Heat (1995)')
+    await alice.fill('#trakt-code', 'NOSUCH00')
+    await alice.click('#trakt-form button')
+    await expect
+      .poll(() => alice.locator('#trakt-said').textContent())
+      .toContain('No app is waiting')
   })
 })

@@ -23,6 +23,7 @@ import {
 } from './operations'
 import { SCHEMAS } from './schemas'
 import { SCROBBLE_SCHEMAS, scrobble, sourceParameter } from './scrobble'
+import { TRAKT_PATHS, TRAKT_SCHEMAS } from './trakt'
 
 /** The name the document is served under, below the base path. */
 export const OPENAPI_FILE = 'openapi.json'
@@ -131,9 +132,10 @@ const ROUTES: readonly RoutePiece[] = [collection, document, stats, movie, scrob
  * percent-encoded, no trailing slash; `''` for the root).
  */
 export function createOpenApiDocument(basePath: string): JsonSchema {
-  const paths = Object.fromEntries(
-    ROUTES.map((route) => [basePath + route.path || '/', route.item]),
-  )
+  const paths = Object.fromEntries([
+    ...ROUTES.map((route) => [basePath + route.path || '/', route.item]),
+    ...Object.entries(TRAKT_PATHS).map(([path, item]) => [basePath + path, item]),
+  ])
   return {
     openapi: '3.1.0',
     info: {
@@ -149,6 +151,7 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
       { name: 'movies', description: 'The log.' },
       { name: 'meta', description: 'This description.' },
       { name: 'scrobbles', description: 'Media servers’ webhooks, logging what was watched.' },
+      { name: 'trakt', description: 'Trakt’s API, for the apps and players that speak it.' },
       { name: 'cors', description: 'Browser preflights.' },
     ],
     // The handler's `authorize` hook decides: open by default; the example server can ask for
@@ -163,7 +166,7 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
           description: 'Asked for when the handler’s `authorize` hook wants credentials.',
         },
       },
-      schemas: { ...SCHEMAS, ...SCROBBLE_SCHEMAS },
+      schemas: { ...SCHEMAS, ...SCROBBLE_SCHEMAS, ...TRAKT_SCHEMAS },
       parameters: PARAMETERS,
       headers: HEADERS,
       responses: RESPONSES,

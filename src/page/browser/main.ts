@@ -6,7 +6,7 @@
 import { StoreUnavailableError } from '../../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
-import { showWebhooks } from './connect'
+import { connectTrakt, showWebhooks } from './connect'
 import { byId } from './dom'
 import { explain } from './explain'
 import { followChanges } from './live'
@@ -31,6 +31,7 @@ const session = createSession(logUrl, () => {
   showWebhooks(logUrl, session.token())
 })
 showWebhooks(logUrl, session.token())
+connectTrakt(logUrl, session)
 let outbox = mine()
 const list = byId<HTMLOListElement>('movies')
 const more = byId<HTMLButtonElement>('more')
