@@ -81,10 +81,10 @@ describe('a plug-in registered by an app', () => {
     expect((await form.json()).detail).toBe(
       'This is not how mpv sends a webhook: send application/json.',
     )
-    const unknown = await handler(new Request(`${BASE}/scrobble/kodi`, { method: 'POST' }))
+    const unknown = await handler(new Request(`${BASE}/scrobble/vlc`, { method: 'POST' }))
     expect(unknown.status).toBe(404)
     expect((await unknown.json()).detail).toBe(
-      'No such scrobble source: use mpv, plex, jellyfin, emby or generic.',
+      'No such scrobble source: use mpv, plex, jellyfin, emby, kodi or generic.',
     )
   })
 
