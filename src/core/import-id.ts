@@ -1,6 +1,5 @@
 import type { Movie } from './movie'
 import { bytesToHex, sha256Of } from './sha256'
-import { contentOf } from './version'
 
 /** The form of the ids the log makes by default: a lowercase UUIDv7 (RFC 9562). */
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
@@ -29,7 +28,10 @@ export function idProblem(id: unknown, customIds: boolean): string | undefined {
  */
 export function contentId(movie: Omit<Movie, 'id'>): string {
   const time = Math.min(Math.max(Date.parse(`${movie.screenedDate}Z`) || 0, 0), TIME_MAX)
-  const hash = sha256Of(JSON.stringify(contentOf(movie)))
+  // Not the rating or tags: a row is one screening whatever is thought of it, so an export
+  // imported before they were kept (IMDb's `Your Rating`) keeps its ids, and adds nothing twice.
+  const fields = [movie.title, movie.screenedDate, movie.releaseYear, movie.imdbLink, movie.notes]
+  const hash = sha256Of(JSON.stringify(fields))
   const timeHex = time.toString(16).padStart(12, '0')
   // Version 7 in the top nibble of byte 6, variant 10 in the top bits of byte 8.
   const versioned = Uint8Array.of(0x70 | ((hash[0] as number) & 0x0f), hash[1] as number)

@@ -26,8 +26,8 @@ export function versionOf(movie: Movie): string {
 }
 
 /**
- * A movie's content in a fixed order, for what is derived from it (its version tag, an import's
- * content id): the rating and tags only when set, so a movie without them keeps what it had.
+ * A movie's content in a fixed order, what its version tag is derived from: the rating and tags
+ * only when set, so a movie without them keeps the tag it had.
  */
 export function contentOf(movie: Omit<Movie, 'id'>): unknown[] {
   const fields: unknown[] = [
