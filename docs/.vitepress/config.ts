@@ -58,6 +58,7 @@ export default defineConfig({
           { text: 'Live changes', link: '/guide/live-changes' },
           { text: 'Scrobbles', link: '/guide/scrobbles' },
           { text: 'Search and statistics', link: '/guide/search-and-stats' },
+          { text: 'Ratings and tags', link: '/guide/ratings-and-tags' },
           { text: 'The client', link: '/guide/client' },
           { text: 'The server', link: '/guide/server' },
           { text: 'The diary page', link: '/guide/page' },
