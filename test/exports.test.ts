@@ -69,6 +69,7 @@ describe('the published surface', () => {
           "StoreOpener",
           "StoreUnavailableError",
           "StoredChange",
+          "TagCount",
           "UnsupportedStoreError",
           "ValidationIssue",
           "WatchOptions",
