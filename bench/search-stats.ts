@@ -4,7 +4,8 @@
  * and the statistics (all, one year), each the median of 30 after 5 to warm, on memory,
  * SQLite, PostgreSQL (POSTGRES_URL) and Redis (REDIS_URL). Before each timing an edit of one
  * movie of the bench's own (matched by no query) moves the log's version, so the page cache
- * (core/page-cache.ts) never serves it: what is timed is the search itself.
+ * (core/page-cache.ts) never serves it: what is timed is the search itself. Tag filters (issue
+ * 57): a tag on one movie in 10 (`festival`), one of 20 on every movie (`g<n>`), and both with q.
  * `npm run bench:search`; BENCH_SIZES (1000,10000,100000), BENCH_STORES (all).
  */
 import { randomUUID } from 'node:crypto'
@@ -39,6 +40,8 @@ function benchMovie(n: number): Omit<Movie, 'id'> {
     releaseYear: 1920 + (hash % 105),
     imdbLink: `https://www.imdb.com/title/tt${String(n % 20 === 0 ? hash % 1000 : 1_000_000 + n).padStart(7, '0')}/`,
     notes: `seen ${n}`,
+    rating: (hash % 10) + 1,
+    tags: n % 10 === 0 ? [`g${hash % 20}`, 'festival'] : [`g${hash % 20}`],
   }
 }
 
@@ -47,6 +50,10 @@ const QUERIES = {
   common: 'q=common1&limit=50',
   prefix: 'q=ci&limit=50',
   'common by date': `q=${encodeURIComponent('cinema common1')}&sort=-screenedDate&limit=50`,
+  tag: 'tag=festival&limit=50',
+  'tag by date': 'tag=g3&sort=-screenedDate&limit=50',
+  'two tags': 'tag=festival&tag=g3&limit=50',
+  'tag and q': 'tag=festival&q=common1&limit=50',
   stats: 'stats',
   'stats 2024': 'stats?from=2024&to=2024',
 }

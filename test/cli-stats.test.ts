@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createMovieLogs } from 'movie-log'
+import { createMovieLog, createMovieLogs } from 'movie-log'
 import { expect, it } from 'vitest'
+import { formatStats } from '../src/cli/stats'
+import { aMovie } from './_movies'
 import { CLI } from './_processes'
 import { addCorpus, expectedStats } from './_store-suite-search'
 import { tempFolders } from './_temp'
@@ -41,4 +43,14 @@ it('prints an owner’s statistics as JSON and as a table; a bad month is a usag
   const refused = movieLog(['--owner', 'alice', '--from', '2024-05-01'])
   expect(refused.code).toBe(2)
   expect(refused.stderr).toMatch(/--from: must be YYYY or YYYY-MM/)
+})
+
+it('prints the ratings given (on the stars scale too) and the tags, most first, as written most often (ties: code-point order)', async () => {
+  const log = createMovieLog()
+  await log.addMovie(aMovie({ rating: 7, tags: ['festival', 'Cinéma club'] }))
+  await log.addMovie(aMovie({ rating: 7, tags: ['Festival'] }))
+  await log.addMovie(aMovie({ rating: 10 }))
+  const table = formatStats(await log.stats())
+  expect(table).toMatch(/By rating\n {2}7 \(3\.5★\) {2}2\n {2}10 \(5★\) {3}1\n/)
+  expect(table).toMatch(/Tags\n {2}Festival {5}2\n {2}Cinéma club {2}1\n/)
 })

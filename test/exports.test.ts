@@ -75,6 +75,7 @@ describe('the published surface', () => {
           "StoreOpener",
           "StoreUnavailableError",
           "StoredChange",
+          "TagCount",
           "UnsupportedStoreError",
           "ValidationIssue",
           "WatchOptions",

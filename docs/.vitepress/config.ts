@@ -60,6 +60,7 @@ export default defineConfig({
           { text: 'Plug-ins', link: '/guide/plugins' },
           { text: 'Leave Trakt', link: '/guide/trakt' },
           { text: 'Search and statistics', link: '/guide/search-and-stats' },
+          { text: 'Ratings and tags', link: '/guide/ratings-and-tags' },
           { text: 'The client', link: '/guide/client' },
           { text: 'The server', link: '/guide/server' },
           { text: 'The diary page', link: '/guide/page' },

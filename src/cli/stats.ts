@@ -12,7 +12,7 @@ export default defineCommand({
   meta: {
     name: 'stats',
     description:
-      'Print the counts of the log by year, month, weekday, hour and decade, and the rewatched.',
+      'Print the counts of the log by year, month, weekday, hour and decade, the rewatched, the ratings and the tags.',
   },
   args: {
     store: storeArg,
@@ -36,7 +36,10 @@ export default defineCommand({
   },
 })
 
-/** The statistics as the command prints them: one titled block per count, then the rewatched. */
+/**
+ * The statistics as the command prints them: one titled block per count, then the rewatched,
+ * the ratings given and the tags.
+ */
 export function formatStats(stats: MovieStats): string {
   const block = (title: string, rows: [string, number | string][]) => {
     if (rows.length === 0) return `${title}\n  (none)\n`
@@ -65,6 +68,17 @@ export function formatStats(stats: MovieStats): string {
     block(
       'Rewatched',
       stats.rewatched.map((movie) => [`${movie.count}×`, `${movie.title}  ${movie.imdbLink}`]),
+    ),
+    // Ratings on the page's scale too: 7 is three and a half stars.
+    block(
+      'By rating',
+      stats.byRating.flatMap((count, at) =>
+        count > 0 ? [[`${at + 1} (${(at + 1) / 2}★)`, count] as [string, number]] : [],
+      ),
+    ),
+    block(
+      'Tags',
+      stats.tags.map(({ tag, count }) => [tag, count]),
     ),
   ].join('\n')
 }

@@ -3,7 +3,7 @@
  * watching. Each source's payload is read by its reader in `src/formats/`; this file reads the
  * body as that source sends it and answers as the contract says: 201 logged, 200 logged before
  * (the same delivery again), 204 nothing to log, 422 a finished movie without an IMDb id, 400
- * not the source's format.
+ * not the source's format; a rating (Plex's `media.rate`) rates the latest entry of its movie.
  */
 import type { ValidationIssue } from '../core/errors'
 import { type NewMovie, parseNewMovie } from '../core/movie'
@@ -17,6 +17,7 @@ import { isFormData, readFormPart } from './form-part'
 import { problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply } from './reply'
 import { isJsonContentType, SCROBBLE_KEY_PREFIX } from './request'
+import { rateLatest } from './scrobble-rate'
 import { oncePerWindow } from './scrobble-window'
 
 export interface ScrobbleSettings {
@@ -50,6 +51,8 @@ export async function scrobble(
   switch (read.kind) {
     case 'ignored':
       return { status: 204, headers: close, body: null }
+    case 'rated':
+      return rateLatest(log, read, close)
     case 'malformed':
       return problemReply(400, read.detail, close, read.issues && errorsOf(read.issues))
     case 'incomplete':

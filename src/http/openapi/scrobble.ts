@@ -33,14 +33,16 @@ const generic: JsonSchema = {
 const plex: JsonSchema = {
   type: 'object',
   description:
-    'Plex’s webhook payload. Logged: `event` `media.scrobble` of `Metadata.type` `movie`, the IMDb id from `Metadata.Guid[].id` (`imdb://tt…`), watched at `Metadata.lastViewedAt` (Unix seconds).',
+    'Plex’s webhook payload. Logged: `event` `media.scrobble` of `Metadata.type` `movie`, the IMDb id from `Metadata.Guid[].id` (`imdb://tt…`), watched at `Metadata.lastViewedAt` (Unix seconds). `media.rate` of a movie rates the person’s latest entry of it with `rating` (else `Metadata.userRating`), 0-10, 0 taking the rating away.',
   required: ['event'],
   properties: {
-    event: { type: 'string', examples: ['media.scrobble'] },
+    event: { type: 'string', examples: ['media.scrobble', 'media.rate'] },
+    rating: { type: 'number', description: 'In `media.rate`: the rating given, 0-10.' },
     Metadata: {
       type: 'object',
       properties: {
         type: { type: 'string' },
+        userRating: { type: 'number' },
         title: { type: 'string' },
         year: { type: 'integer' },
         lastViewedAt: { type: 'integer' },
@@ -169,8 +171,13 @@ export const scrobble: JsonSchema = {
       ...movieAnswer('Logged: the new movie.'),
       headers: { Location: headerRef('Location'), ETag: headerRef('ETag') },
     },
-    '200': movieAnswer('This watch was logged already: the movie logged then.'),
-    '204': { description: 'Nothing to log: not a movie played to completion.' },
+    '200': movieAnswer(
+      'This watch was logged already: the movie logged then. Or, for a rating (Plex’s `media.rate`), the person’s latest entry of the movie, rated.',
+    ),
+    '204': {
+      description:
+        'Nothing to log: not a movie played to completion, or a rating of a movie never logged.',
+    },
     ...problems(
       'BadRequest',
       'Unauthorized',
