@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import { delimiter, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { buildPage } from '../src/page/build'
+import { buildPage } from '../src/page/server/build'
 import { type ServerProcess, startServerProcess, stop } from './_processes'
 import { tempFolders } from './_temp'
 

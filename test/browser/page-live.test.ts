@@ -14,7 +14,7 @@ import { describeUnless } from '../_services'
 import { tempFolders } from '../_temp'
 
 // Two windows on one real server, in a real Chromium: what one does, the other shows without a
-// reload, within a second, in its place in the order shown (src/page/live.ts). Each wait is
+// reload, within a second, in its place in the order shown (src/page/browser/live.ts). Each wait is
 // for the DOM to read as expected, bounded by that second: no sleep anywhere.
 const SECOND = 1000
 const folder = tempFolders()
