@@ -46,8 +46,8 @@ describe('movie-log export, import and copy', () => {
     const csv = readFileSync(out, 'utf8')
     expect(csv.split('\r\n')).toHaveLength(6) // header, four movies, the last CRLF
     const letterboxd = movieLog(['export', '--store', a, '--format', 'letterboxd'])
-    expect(letterboxd.stdout).toMatch(/^Title,Year,imdbID,WatchedDate,Review\r\n/)
-    expect(letterboxd.stdout).toContain('Heat,1995,tt0113277,2024-05-01,\r\n')
+    expect(letterboxd.stdout).toMatch(/^Title,Year,imdbID,WatchedDate,Rating,Tags,Review\r\n/)
+    expect(letterboxd.stdout).toContain('Heat,1995,tt0113277,2024-05-01,4.5,,\r\n')
     const ndjson = movieLog(['export', '--store', a]).stdout
     const piped = movieLog(['import', '-', '--store', b], ndjson)
     expect([piped.code, JSON.parse(piped.stdout)]).toEqual([
@@ -100,7 +100,7 @@ describe('movie-log export, import and copy', () => {
     const hostile = movieLog(['import', header, '--store', store])
     expect([hostile.code, hostile.stderr]).toEqual([
       1,
-      "movie-log: line 1: the CSV header has 'a\\u000db\\u001b]0;pwned\\u0007': the columns are id,title,screenedDate,releaseYear,imdbLink,notes (or an IMDb ratings export)\n",
+      "movie-log: line 1: the CSV header has 'a\\u000db\\u001b]0;pwned\\u0007': the columns are id,title,screenedDate,releaseYear,imdbLink,notes,rating,tags (or an IMDb ratings export)\n",
     ])
     expect(movieLog(['export', '--store', store]).stdout).toBe('')
   })

@@ -30,6 +30,10 @@ const TRICKY = [
   aMovie({ title: '@mention', notes: "''" }),
   aMovie({ title: '千と千尋の神隠し 🎬', notes: 'Amélie — naïve café', releaseYear: 2001 }),
   aMovie({ title: 'Plain', notes: '' }),
+  // Ratings and tags (issue 57): tags joined by `, ` in one cell, guarded where a cell starts.
+  aMovie({ title: 'Rated', rating: 7, tags: ['-festival', 'Cinéma club', '=owned'] }),
+  aMovie({ title: 'Rated alone', rating: 10 }),
+  aMovie({ title: 'Tagged alone', tags: ['a "quoted" tag'] }),
 ]
 
 function describeRoundTrips(backend: StoreBackend): void {
@@ -94,13 +98,18 @@ describe("IMDb's ratings export", () => {
         releaseYear: 1962,
         imdbLink: 'https://www.imdb.com/title/tt0056172/',
         notes: '',
+        rating: 9,
       },
-      expect.objectContaining({ title: '千と千尋の神隠し', releaseYear: 2001 }),
+      expect.objectContaining({ title: '千と千尋の神隠し', releaseYear: 2001, rating: 10 }),
       expect.objectContaining({
         title: 'Le fabuleux destin d\'Amélie Poulain, dit "Amélie"',
         screenedDate: '2023-02-14T00:00:00.000',
       }),
-      expect.objectContaining({ title: 'Heat', imdbLink: 'https://www.imdb.com/title/tt0113277/' }),
+      expect.objectContaining({
+        title: 'Heat',
+        imdbLink: 'https://www.imdb.com/title/tt0113277/',
+        rating: 9,
+      }),
     ])
     const again = await importMovies(log, (await readRows(IMDB_FIXTURE, 'imdb')).rows)
     expect([again.added, again.skipped, again.refused.length]).toEqual([0, 4, 2])

@@ -44,7 +44,9 @@ describe.each(HTTP_TARGETS)('HTTP export: %s', (_name, createTarget: HttpTargetF
     const response = await http.fetch('/movies', { headers: { accept: CSV } })
     expect(response.headers.get('content-type')).toMatch(/^text\/csv; charset=utf-8/)
     const text = await response.text()
-    expect(text.startsWith('id,title,screenedDate,releaseYear,imdbLink,notes\r\n')).toBe(true)
+    expect(
+      text.startsWith('id,title,screenedDate,releaseYear,imdbLink,notes,rating,tags\r\n'),
+    ).toBe(true)
     expect(text.charCodeAt(0)).not.toBe(0xfeff)
     expect(text.endsWith('\r\n')).toBe(true)
     const rows = parse(text, { columns: true }) as Record<string, string>[]
@@ -54,8 +56,17 @@ describe.each(HTTP_TARGETS)('HTTP export: %s', (_name, createTarget: HttpTargetF
         releaseYear: '1995',
         title: `'${risky.title}`,
         notes: `'${risky.notes}`,
+        rating: '',
+        tags: '',
       },
-      { ...plain, releaseYear: '1995', title: `''=already guarded`, notes: "'-" },
+      {
+        ...plain,
+        releaseYear: '1995',
+        title: `''=already guarded`,
+        notes: "'-",
+        rating: '',
+        tags: '',
+      },
     ])
   })
 
@@ -119,7 +130,9 @@ describe.each(HTTP_TARGETS)('HTTP export: %s', (_name, createTarget: HttpTargetF
     const ndjson = await http.fetch('/movies', { headers: { accept: NDJSON } })
     expect(await ndjson.text()).toBe('')
     const csv = await http.fetch('/movies', { headers: { accept: CSV } })
-    expect(await csv.text()).toBe('id,title,screenedDate,releaseYear,imdbLink,notes\r\n')
+    expect(await csv.text()).toBe(
+      'id,title,screenedDate,releaseYear,imdbLink,notes,rating,tags\r\n',
+    )
   })
 
   it('answers 503 when the store is down before the export starts', async () => {

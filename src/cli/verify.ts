@@ -1,3 +1,4 @@
+import { sameMovie } from '../core/movie'
 import type { Movie, MovieLog } from '../index'
 import { moviePages } from './pages'
 
@@ -35,7 +36,7 @@ export async function verifyCopy(
     }
     if (next.done || next.value.id !== movie.id) result.missing += 1
     else {
-      if (same(next.value, movie)) result.matching += 1
+      if (sameMovie(next.value, movie)) result.matching += 1
       else result.different += 1
       next = await targets.next()
     }
@@ -48,10 +49,3 @@ export async function verifyCopy(
 async function* movies(log: MovieLog): AsyncGenerator<Movie> {
   for await (const page of moviePages(log)) yield* page
 }
-
-const same = (a: Movie, b: Movie) =>
-  a.title === b.title &&
-  a.screenedDate === b.screenedDate &&
-  a.releaseYear === b.releaseYear &&
-  a.imdbLink === b.imdbLink &&
-  a.notes === b.notes

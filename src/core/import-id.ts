@@ -28,6 +28,8 @@ export function idProblem(id: unknown, customIds: boolean): string | undefined {
  */
 export function contentId(movie: Omit<Movie, 'id'>): string {
   const time = Math.min(Math.max(Date.parse(`${movie.screenedDate}Z`) || 0, 0), TIME_MAX)
+  // Not the rating or tags: a row is one screening whatever is thought of it, so an export
+  // imported before they were kept (IMDb's `Your Rating`) keeps its ids, and adds nothing twice.
   const fields = [movie.title, movie.screenedDate, movie.releaseYear, movie.imdbLink, movie.notes]
   const hash = sha256Of(JSON.stringify(fields))
   const timeHex = time.toString(16).padStart(12, '0')

@@ -6,11 +6,12 @@ export const isImdbHeader = (header: readonly string[]): boolean =>
   header.includes('Const') && header.includes('Date Rated') && header.includes('URL')
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
+const RATING = /^(?:[1-9]|10)$/
 
 /**
  * One record of IMDb's export as a movie: `URL` the imdbLink, `Title`, `Year` the release year,
- * `Date Rated` the screening at midnight. A row without a URL, a year or a date is refused,
- * naming IMDb's column.
+ * `Date Rated` the screening at midnight, `Your Rating` (1-10, IMDb's scale and ours) the rating.
+ * A row without a URL, a year or a date is refused, naming IMDb's column.
  */
 export function movieFromImdb(
   header: readonly string[],
@@ -24,13 +25,17 @@ export function movieFromImdb(
     issues.push({ path: 'Year', message: 'is empty: IMDb gave no year for this row' })
   else if (!/^\d{4}$/.test(year)) issues.push({ path: 'Year', message: 'must be a year like 1995' })
   if (!DAY.test(rated)) issues.push({ path: 'Date Rated', message: 'must be a day, YYYY-MM-DD' })
-  if (issues.length > 0) return { issues }
-  return {
-    movie: {
-      title: cell('Title'),
-      screenedDate: `${rated}T00:00:00.000`,
-      releaseYear: Number(year),
-      imdbLink: url,
-    },
+  const rating = cell('Your Rating')
+  if (rating !== '' && !RATING.test(rating)) {
+    issues.push({ path: 'Your Rating', message: 'must be a whole number from 1 to 10' })
   }
+  if (issues.length > 0) return { issues }
+  const movie: Record<string, unknown> = {
+    title: cell('Title'),
+    screenedDate: `${rated}T00:00:00.000`,
+    releaseYear: Number(year),
+    imdbLink: url,
+  }
+  if (rating !== '') movie.rating = Number(rating)
+  return { movie }
 }

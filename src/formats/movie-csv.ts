@@ -11,7 +11,12 @@ export const MOVIE_CSV_COLUMNS = [
   'releaseYear',
   'imdbLink',
   'notes',
+  'rating',
+  'tags',
 ] as const
+
+// Tags in one cell: no tag holds a comma, so `, ` parts them both ways.
+const TAG_SEPARATOR = ', '
 
 // A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 const FORMULA_START = /^[=+\-@\t\r]/
@@ -39,19 +44,33 @@ export function csvLines(rows: (string | number)[][]): string {
   return stringify(guarded, { record_delimiter: '\r\n', quoted_match: /[\r\n]/ })
 }
 
+const NUMBERS = new Set(['releaseYear', 'rating'])
+
 /** The header line of the log's CSV. */
 export const movieCsvHeader = (): string => csvLines([[...MOVIE_CSV_COLUMNS]])
 
 /** Movies as lines of the log's CSV. */
 export function movieCsvLines(movies: readonly Movie[]): string {
   if (movies.length === 0) return ''
-  return csvLines(movies.map((movie) => MOVIE_CSV_COLUMNS.map((column) => movie[column])))
+  return csvLines(
+    movies.map((movie) => [
+      movie.id,
+      movie.title,
+      movie.screenedDate,
+      movie.releaseYear,
+      movie.imdbLink,
+      movie.notes,
+      movie.rating ?? '',
+      movie.tags?.join(TAG_SEPARATOR) ?? '',
+    ]),
+  )
 }
 
 /**
  * A record of the log's CSV (`header` its first record) as an import row's movie: cells
- * unguarded, an empty `id` left out, a `releaseYear` of digits read as a number (anything else
- * stays text, for the field rules to refuse by name).
+ * unguarded, an empty `id`, `rating` or `tags` left out, a `releaseYear` or `rating` of digits
+ * read as a number (anything else stays text, for the field rules to refuse by name), `tags`
+ * split at commas. A CSV from before ratings and tags, without those columns, reads as it did.
  */
 export function movieFromCsv(
   header: readonly string[],
@@ -64,8 +83,9 @@ export function movieFromCsv(
   const movie: Record<string, unknown> = {}
   header.forEach((column, index) => {
     const cell = unguardCell(record[index] as string)
-    if (column === 'id' && cell === '') return
-    movie[column] = column === 'releaseYear' && /^\d{1,9}$/.test(cell) ? Number(cell) : cell
+    if (cell === '' && (column === 'id' || column === 'rating' || column === 'tags')) return
+    if (column === 'tags') movie.tags = cell.split(',')
+    else movie[column] = NUMBERS.has(column) && /^\d{1,9}$/.test(cell) ? Number(cell) : cell
   })
   return { movie }
 }

@@ -23,8 +23,19 @@ export interface Watched {
   notes: string
 }
 
+/** A rating given to a movie (Plex's `media.rate`): that person's latest entry of it takes it. */
+export interface Rated {
+  kind: 'rated'
+  imdbId: string
+  /** As the payload says: how the movie is found among the person's entries. */
+  title: unknown
+  /** 1-10, or `null` when the rating was taken away. */
+  rating: number | null
+}
+
 export type Scrobble =
   | Watched
+  | Rated
   /** Anything but a finished movie: a play, a pause, an episode, a movie stopped early. */
   | { kind: 'ignored' }
   /** A finished movie the log cannot take: what is missing, by the payload's own names. */

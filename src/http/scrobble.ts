@@ -3,7 +3,7 @@
  * watching. Each source's payload is read by its reader in `src/formats/`; this file reads the
  * body as that source sends it and answers as the contract says: 201 logged, 200 logged before
  * (the same delivery again), 204 nothing to log, 422 a finished movie without an IMDb id, 400
- * not the source's format.
+ * not the source's format; a rating (Plex's `media.rate`) rates the latest entry of its movie.
  */
 import type { ValidationIssue } from '../core/errors'
 import type { NewMovie } from '../core/movie'
@@ -25,6 +25,7 @@ import { isFormData, readFormPart } from './form-part'
 import { problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply } from './reply'
 import { isJsonContentType, SCROBBLE_KEY_PREFIX } from './request'
+import { rateLatest } from './scrobble-rate'
 
 const isScrobbleSource = (name: string): name is ScrobbleSource =>
   (SCROBBLE_SOURCES as readonly string[]).includes(name)
@@ -71,6 +72,8 @@ export async function scrobble(
   switch (read.kind) {
     case 'ignored':
       return { status: 204, headers: close, body: null }
+    case 'rated':
+      return rateLatest(log, read, close)
     case 'malformed':
       return problemReply(400, read.detail, close, read.issues && errorsOf(read.issues))
     case 'incomplete':
