@@ -28,7 +28,13 @@ const SEEDS = [
   { title: 'Cats', rating: 1, tags: [], on: `${year}-05-14` },
   { title: 'The Thing', rating: 8, tags: ['horror'], on: `${year - 1}-10-31` },
 ].map(({ title, rating, tags, on }, n) => ({
-  ...aMovie({ title, screenedDate: `${on}T20:00:00.000`, releaseYear: 1977 + n, notes: '' }),
+  ...aMovie({
+    title,
+    screenedDate: `${on}T20:00:00.000`,
+    releaseYear: 1977 + n,
+    imdbLink: `https://www.imdb.com/title/tt00000${n}1/`, // one movie each: none rewatched
+    notes: '',
+  }),
   rating,
   ...(tags.length > 0 ? { tags } : {}),
 }))
