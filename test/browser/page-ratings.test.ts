@@ -11,13 +11,11 @@ import {
 } from '../_browser'
 import { aMovie } from '../_movies'
 import { describeUnless } from '../_services'
-import { tempFolders } from '../_temp'
 
 // Ratings and tags on the page in a real Chromium (issue 57): the rating rated and cleared by
 // keyboard, tags as chips, an edit that removes both, the tag filter with the search and the
 // year, each entry's stars and tags, the review's ratings and top tags; the docs' rated-*.png.
 const shot = screenshots()
-const folder = tempFolders()
 
 const year = new Date().getFullYear()
 const SEEDS = [
@@ -50,7 +48,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'ratings and tags on the diary page', () 
   const log = () => createMovieLogClient(site.server.url)
 
   beforeAll(async () => {
-    site = await startSite(folder('movie-log-ratings-'))
+    site = await startSite()
     for (const movie of SEEDS) await log().addMovie(movie)
     browser = await launchChromium()
   })
