@@ -15,6 +15,8 @@ import { movieItem } from './movie-item'
 import { openOutbox } from './outbox'
 import { createReview } from './review'
 import { createSearch } from './search'
+import { createTagChoices } from './tag-choices'
+import { SUGGESTIONS } from './tags'
 import { Cancelled, createSession } from './token'
 
 const PAGE_SIZE = 20
@@ -40,9 +42,14 @@ const status = byId<HTMLParagraphElement>('status')
 const banner = byId<HTMLParagraphElement>('offline')
 const yearInput = byId<HTMLInputElement>('year')
 
-// What is shown: the year filter (none: every year), the words searched (none: every movie)
-// and where the next page starts.
+// What is shown: the year filter (none: every year), the tag filter (none: every tag), the
+// words searched (none: every movie) and where the next page starts.
 let year = ''
+let tag = ''
+const tagChoices = createTagChoices(session, byId('tag'), byId(SUGGESTIONS), (picked) => {
+  tag = picked
+  void load(false)
+})
 const search = createSearch(byId<HTMLInputElement>('q'), (words) => {
   query = words
   void load(false)
@@ -88,6 +95,7 @@ async function read(append: boolean): Promise<void> {
   say('Loading…')
   const range = year ? { from: year, to: year } : {}
   const words = query ? { q: query } : {}
+  const tagged = tag ? { tag } : {}
   const read = ++reads
   try {
     const page = await session.run('read the diary', (log) =>
@@ -95,13 +103,14 @@ async function read(append: boolean): Promise<void> {
         sort: '-screenedDate',
         ...range,
         ...words,
+        ...tagged,
         limit: PAGE_SIZE,
         cursor: append ? cursor : null,
       }),
     )
     if (read !== reads) return
     setOffline(false)
-    if (!append && !year && !query)
+    if (!append && !filtered())
       void outbox.saveDiary({ movies: page.movies, at: Date.now() }).catch(() => {})
     if (!append) list.replaceChildren()
     const firstNew = page.movies[0]
@@ -115,15 +124,20 @@ async function read(append: boolean): Promise<void> {
       list.querySelector<HTMLElement>(`[data-id="${firstNew.id}"] button`)?.focus()
   } catch (error) {
     if (read !== reads) return
-    if (StoreUnavailableError.is(error) && !append && !year && !query) return showLastSeen()
+    if (StoreUnavailableError.is(error) && !append && !filtered()) return showLastSeen()
     say(error instanceof Cancelled ? 'The diary needs the token to be shown.' : explain(error))
   }
 }
 
+// Whether the list shows less than the whole diary (what the device keeps is the whole).
+const filtered = () => Boolean(year || query || tag)
+// Which movies are shown, in words: " tagged “horror” screened in 2024".
+const which = () => `${tag ? ` tagged “${tag}”` : ''}${year ? ` screened in ${year}` : ''}`
+
 /** What a first page shows, in words for the status region (read out by screen readers). */
 function found(count: number): string {
-  const where = year ? ` screened in ${year}` : ''
-  if (!query) return year ? `Showing movies${where}.` : ''
+  const where = which()
+  if (!query) return where ? `Showing movies${where}.` : ''
   const more = cursor === null ? '' : ' (More for the rest)'
   const movies = count === 1 ? 'movie' : 'movies'
   return `${count}${cursor === null ? '' : '+'} ${movies}${where} matching “${query}”${more}.`
@@ -144,9 +158,9 @@ async function showLastSeen(): Promise<void> {
 function showEmpty(): void {
   empty.hidden = list.children.length > 0
   empty.textContent = query
-    ? `No movie${year ? ` screened in ${year}` : ''} matches “${query}”. Try other words, or clear the search (Escape).`
-    : year
-      ? `No movie screened in ${year}. Choose another year, or show all years.`
+    ? `No movie${which()} matches “${query}”. Try other words, or clear the search (Escape).`
+    : year || tag
+      ? `No movie${which()}. Choose another year or tag, or show them all.`
       : 'Your diary is empty. Add the first movie you screened with the form above: its title, when you saw it, its release year and its IMDb page.'
 }
 
@@ -175,8 +189,11 @@ const live = followChanges(session, {
   list,
   render: (movie) => movieItem(movie, actions),
   year: () => year,
-  searched: () => query !== '',
-  heard: () => review.refresh(),
+  searched: () => query !== '' || tag !== '',
+  heard: () => {
+    review.refresh()
+    void tagChoices.refresh()
+  },
   complete: () => cursor === null && !offline,
   editing: actions.editing,
   changed: showEmpty,
@@ -214,7 +231,9 @@ addEventListener('offline', () => live.stop())
 void adds.showWaiting()
 // Adds left waiting by an earlier visit go once the diary shows the server is there.
 void load(false).then(() => {
-  if (!offline) void adds.retry()
+  if (offline) return
+  void adds.retry()
+  void tagChoices.refresh()
 })
 // The worker keeps the page for offline visits; the page works without it. Registered once the
 // page has loaded, so that its install does not compete with the first view.

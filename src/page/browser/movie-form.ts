@@ -1,5 +1,7 @@
 /** The movie form, for adding and for editing: its fields, its values, its errors beside them. */
 import type { Movie, ValidationIssue } from '../../client/index'
+import { type Rated, ratingControl, ratingMarkup } from './rating'
+import { tagsControl, tagsMarkup } from './tags'
 
 const FIELDS = [
   { name: 'title', label: 'Title', type: 'text' },
@@ -9,7 +11,10 @@ const FIELDS = [
   { name: 'notes', label: 'Notes', type: 'textarea' },
 ] as const
 
-type FieldName = (typeof FIELDS)[number]['name']
+type FieldName = (typeof FIELDS)[number]['name'] | 'rating' | 'tags'
+// What the form reads and writes of a field: an input, or a control of its own (the rating's
+// radios, the tags' chips) that holds its value as text the same way.
+type Control = Pick<HTMLInputElement, 'id' | 'value' | 'focus' | 'setAttribute' | 'removeAttribute'>
 
 /** The add form's button. */
 export const ADD_LABEL = 'Add to the diary'
@@ -48,12 +53,19 @@ export function createMovieForm(
   if (served) blank ??= served.cloneNode(true)
   const form = served ?? copyForm(prefix, submitLabel)
   const summary = form.querySelector('.summary') as HTMLElement
-  const inputs = new Map<FieldName, HTMLInputElement | HTMLTextAreaElement>()
+  const inputs = new Map<FieldName, Control>()
   const errors = new Map<FieldName, HTMLElement>()
   // What each field showed of the movie: a field whose value differs is one the person edited.
   const shown = new Map<FieldName, string>()
-  for (const { name } of FIELDS) {
-    const input = form.querySelector(`[name="${name}"]`) as HTMLInputElement | HTMLTextAreaElement
+  const controls: [FieldName, Control][] = [
+    ...FIELDS.map(({ name }): [FieldName, Control] => [
+      name,
+      form.querySelector(`[name="${name}"]`) as HTMLInputElement,
+    ]),
+    ['rating', ratingControl(form)],
+    ['tags', tagsControl(form)],
+  ]
+  for (const [name, input] of controls) {
     if (movie) {
       input.value = inputValue(name, movie)
       shown.set(name, input.value) // as the input holds it (a date, say, normalised)
@@ -77,9 +89,10 @@ export function createMovieForm(
     form,
     showErrors(issues) {
       clearErrors()
-      let first: HTMLElement | undefined
+      let first: Control | undefined
       for (const issue of issues) {
-        const name = (issue.path === 'catalogLink' ? 'imdbLink' : issue.path) as FieldName
+        const path = issue.path.split('/')[0] // tags/2: the tags field
+        const name = (path === 'catalogLink' ? 'imdbLink' : path) as FieldName
         const input = inputs.get(name)
         const error = errors.get(name)
         if (!input || !error) {
@@ -120,9 +133,11 @@ export function createMovieForm(
   }
 }
 
-// What the API takes: the date as YYYY-MM-DDThh:mm:ss.SSS, the year a number. Empty fields are
-// left out so that the server names what is missing; text that is not a year is sent as it is.
-function valuesOf(inputs: Map<FieldName, HTMLInputElement | HTMLTextAreaElement>) {
+// What the API takes: the date as YYYY-MM-DDThh:mm:ss.SSS, the year and rating numbers, the tags
+// a list. Empty fields are left out of an add so that the server names what is missing (an edit
+// sends them: no rating or tags is null, which removes them); text that is not a year is sent
+// as it is.
+function valuesOf(inputs: Map<FieldName, Control>) {
   const values: Record<string, unknown> = {}
   for (const [name, input] of inputs) {
     if (input.value !== '' || name === 'notes') values[name] = apiValue(name, input.value)
@@ -131,14 +146,20 @@ function valuesOf(inputs: Map<FieldName, HTMLInputElement | HTMLTextAreaElement>
 }
 
 function apiValue(name: FieldName, value: string): unknown {
+  if (name === 'rating' || name === 'tags') {
+    if (value === '') return null
+    return name === 'rating' ? Number(value) : value.split(', ')
+  }
   if (value === '') return value
   if (name === 'screenedDate') return value + ':00.000'.slice(value.length - 16)
   if (name === 'releaseYear') return /^\d+$/.test(value) ? Number(value) : value
   return value
 }
 
-function inputValue(name: FieldName, movie: Movie): string {
+function inputValue(name: FieldName, movie: Rated): string {
   if (name === 'screenedDate') return movie.screenedDate.replace(/(:00)?\.000$/, '')
+  if (name === 'rating') return String(movie.rating ?? '')
+  if (name === 'tags') return (movie.tags ?? []).join(', ')
   return String(movie[name])
 }
 
@@ -188,7 +209,9 @@ export function formMarkup(prefix: string, submitLabel: string): string {
       field.type === 'textarea'
         ? `<textarea${attributes(input)}></textarea>`
         : `<input${attributes(input)}>`
-    return `<div class="field field-${field.name}"><label for="${input.id}">${field.label}</label>${control}<p id="${input.id}-error" class="error"></p></div>`
+    const markup = `<div class="field field-${field.name}"><label for="${input.id}">${field.label}</label>${control}<p id="${input.id}-error" class="error"></p></div>`
+    // The rating and the tags come before the notes.
+    return field.name === 'notes' ? ratingMarkup(prefix) + tagsMarkup(prefix) + markup : markup
   })
   return `<form class="movie-form" novalidate><p class="error summary" role="alert"></p>${fields.join('')}<div class="actions"><button type="submit">${submitLabel}</button></div></form>`
 }

@@ -1,6 +1,8 @@
 /** One movie of the diary: how it reads, and its Edit and Delete buttons. */
 import type { Movie } from '../../client/index'
 import { element } from './dom'
+import { type Rated, shownStars } from './rating'
+import { shownTags } from './tags'
 
 export interface ItemActions {
   edit(movie: Movie, item: HTMLLIElement): void
@@ -38,6 +40,9 @@ export function movieItem(movie: Movie, actions: ItemActions, notice = ''): HTML
       ]),
     ]),
   ])
+  const { rating, tags } = movie as Rated
+  if (rating) body.append(shownStars(rating))
+  if (tags?.length) body.append(shownTags(tags))
   if (movie.notes) body.append(element('p', { class: 'notes' }, [movie.notes]))
   // Each button's name says which movie it acts on ("Edit “Heat” (1995)"): a screen reader's
   // list of buttons is otherwise twenty "Edit" and twenty "Delete".

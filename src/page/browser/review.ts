@@ -1,12 +1,13 @@
 /**
  * The year in review: for the year picked (this one first), the counts by month, weekday,
- * hour and release decade as charts, and the movies seen more than once. Counted by the
+ * hour, release decade and rating as charts, the top tags, and the movies seen more than once. Counted by the
  * server (`stats`), and counted again when the feed tells of a change.
  */
-import type { MovieLog } from '../../client/index'
 import { type Bar, barChart } from './chart'
 import { element } from './dom'
 import { explain } from './explain'
+import { starsText } from './rating'
+import type { TagStats } from './tag-choices'
 import { Cancelled, type Session } from './token'
 
 const MONTHS =
@@ -15,10 +16,11 @@ const WEEKDAYS = 'Monday Tuesday Wednesday Thursday Friday Saturday Sunday'
 // Full names for the tables, their first three letters under the bars.
 const named = (names: string, counts: number[]): Bar[] =>
   names.split(' ').map((name, n) => ({ label: name.slice(0, 3), name, count: counts[n] ?? 0 }))
-type MovieStats = Awaited<ReturnType<MovieLog['stats']>>
+// The tags most used in the year, as many as the chart's bars.
+const TOP_TAGS = 10
 const two = (n: number) => String(n).padStart(2, '0')
 
-function charts(year: string, stats: MovieStats): HTMLElement[] {
+function charts(year: string, stats: TagStats): HTMLElement[] {
   const months = Array.from({ length: 12 }, (_, n) => stats.byMonth[`${year}-${two(n + 1)}`] ?? 0)
   const hours = stats.byHour.map((count, hour) => ({
     label: two(hour),
@@ -35,6 +37,28 @@ function charts(year: string, stats: MovieStats): HTMLElement[] {
     decades.length > 0
       ? barChart('By release decade', 'Released', decades)
       : element('p', {}, ['By release decade: none.']),
+    ...ratingsAndTags(stats),
+  ]
+}
+
+// Ten bars, a half star each (rating 1 is ½ star); the tags as a list, most used first.
+function ratingsAndTags({ byRating = [], tags = [] }: TagStats): HTMLElement[] {
+  const ratings = Array.from({ length: 10 }, (_, n) => ({
+    label: starsText(n + 1).split(' ')[0] ?? '',
+    name: starsText(n + 1),
+    count: byRating[n] ?? 0,
+  }))
+  const top = tags
+    .slice(0, TOP_TAGS)
+    .map(({ tag, count }) => element('li', {}, [`${tag}: ${count}`]))
+  return [
+    ratings.some((bar) => bar.count > 0)
+      ? barChart('By rating (stars)', 'Rating', ratings)
+      : element('p', {}, ['By rating: none rated.']),
+    element('figure', { class: 'chart top-tags' }, [
+      element('figcaption', {}, ['Top tags']),
+      top.length > 0 ? element('ol', {}, top) : element('p', {}, ['None tagged.']),
+    ]),
   ]
 }
 
@@ -44,7 +68,7 @@ export function createReview(session: Session, root: HTMLDetailsElement) {
   const picker = find<HTMLSelectElement>('select')
   const status = find<HTMLParagraphElement>('[role="status"]')
   const drawn = find<HTMLDivElement>('.charts')
-  const rewatched = find<HTMLOListElement>('ol')
+  const rewatched = find<HTMLOListElement>('.rewatched')
   const none = find<HTMLParagraphElement>('.none')
   const thisYear = String(new Date().getFullYear())
   let year = thisYear
