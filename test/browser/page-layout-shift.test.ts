@@ -4,15 +4,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchChromium, NO_BROWSER, settleRoute, startSite } from '../_browser'
 import { aMovie } from '../_movies'
 import { describeUnless } from '../_services'
-import { tempFolders } from '../_temp'
 
 // The page holds still while the diary's list arrives (issue 62: the connect and year in review
 // panels were drawn in view under the add form, then pushed below the list, a layout shift of
 // 0.84 in Lighthouse's desktop preset). The list is held back until the page has painted
 // without it, as on a slow network, whatever the machine's speed; the shift is the sum of the
 // browser's own layout-shift entries, in the viewports of Lighthouse's two presets.
-const folder = tempFolders()
-
 const PRESETS = [
   ['desktop', { width: 1350, height: 940 }],
   ['mobile', { width: 412, height: 823 }],
@@ -23,7 +20,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page as its list arrives', () 
   let browser: Browser
 
   beforeAll(async () => {
-    site = await startSite(folder('movie-log-shift-'))
+    site = await startSite()
     const log = createMovieLogClient(site.server.url)
     for (let n = 0; n < 25; n++) {
       await log.addMovie(aMovie({ title: `Film ${n + 1}`, notes: n % 3 ? '' : 'With friends.' }))
