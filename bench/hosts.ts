@@ -6,7 +6,7 @@
  * bare h3's on the same host in the same round, and its cost over bare h3 in µs per request
  * (1e6/rps - 1e6/bare rps): the figure that stays while a faster machine moves the ratio.
  * Servers run unpinned, as users run them (BENCH_PIN=1: servers on CPU 0). Settings:
- * BENCH_HOSTS (`srvx,node,hono,bun,deno`), BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_NODE (24).
+ * BENCH_HOSTS (`srvx,node,hono,bun,deno`), BENCH_STORES (`memory,SQLite,Redis`), BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_NODE (24).
  * Bun and Deno come from `node --import tsx .ci/runtimes.ts fetch`; a host not cached is skipped.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -24,10 +24,15 @@ import { MOVIE, seedOverHttp } from './seed'
 const HOSTS = (process.env.BENCH_HOSTS ?? 'srvx,node,hono,bun,deno').split(',')
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
-const APPS = ['bare h3', 'memory', 'SQLite', 'Redis'] as const
+const STORES = ['memory', 'SQLite', 'Redis'] as const
+/** Bare h3 first on each host, then the stores of BENCH_STORES (all three by default). */
+const APPS = [
+  'bare h3',
+  ...STORES.filter((store) => (process.env.BENCH_STORES ?? 'memory,SQLite,Redis').includes(store)),
+] as const
 const METHODS = ['GET', 'POST'] as const
 
-type App = (typeof APPS)[number]
+type App = 'bare h3' | (typeof STORES)[number]
 type Method = (typeof METHODS)[number]
 /** rounds[host][app][method]: one load result per round. */
 type Samples = Map<string, Map<App, Record<Method, LoadResult[]>>>
