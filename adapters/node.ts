@@ -2,27 +2,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { FastResponse, NodeRequest, sendNodeResponse } from 'srvx/node'
 import type { MovieLog, MovieLogs } from '../src/core/movie-log'
-import { readBodyFromNode } from '../src/http/node-body'
 import type { MovieLogHttpOptions } from '../src/http/options'
 import { createMovieLogReplier } from '../src/http/replier'
 import { reasonPhrase } from '../src/http/reply'
 
 export type { CorsOrigins } from '../src/http/cors'
-/**
- * For an h3 app that mounts a log (`movie-log/h3`) and is served by node:http or listhen
- * through h3's `toNodeHandler`: lets the log read POST bodies straight from Node's request, as
- * `toNodeHandler` here and `movie-log serve` do, instead of through the web stream srvx builds
- * (about twice the adds a second on memory). The log's `maxBodyBytes` still holds. Never wrap
- * srvx's `serve()` given a `maxRequestBodySize`: this read does not see that limit.
- *
- * @example
- * ```ts
- * import { toNodeHandler } from 'h3/node'
- * import { readsBodiesFromNode } from 'movie-log/node'
- *
- * createServer(readsBodiesFromNode(toNodeHandler(app))).listen(3000)
- * ```
- */
 export { readsBodiesFromNode } from '../src/http/node-body'
 export type { AuthorizeResult, MovieLogAction, MovieLogHttpOptions } from '../src/http/options'
 
@@ -66,8 +50,6 @@ export function toNodeHandler(
   const reply = createMovieLogReplier(log, options)
   return async (req, res, next) => {
     try {
-      // A Request of ours, with no body limit of srvx's: the log may read its body from Node.
-      readBodyFromNode(req)
       const request = new NodeRequest({ req, res })
       const { status, headers, body } = await reply(request, new URL(request.url))
       const init = { status, statusText: reasonPhrase(status), headers }

@@ -9,7 +9,7 @@
  * (bench/import-stall.ts).
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
  * BENCH_SECONDS (5), BENCH_ROUNDS (4), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
- * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (0: no CPU pinning), BENCH_COLD_RUNS (30), BENCH_ONLY
+ * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (1: pin to CPUs; unpinned by default), BENCH_COLD_RUNS (30), BENCH_ONLY
  * (`throughput`: the solo and paired runs alone, printed), BENCH_NODE (24: the servers' Node
  * line), BENCH_SERVE (1: `movie-log serve` from source too).
  */
@@ -18,6 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { type ClusterRow, clusterReport, clusterRun } from './cluster'
 import { type ColdStartRow, coldStart, coldStartReport, coldStartTarget } from './cold-start'
+import { hostsRun } from './hosts'
 import { importStallReport, importStallRun, type StallRow } from './import-stall'
 import { type LiveResult, liveReport, liveRun } from './live'
 import { load, loadTool } from './load'
@@ -138,6 +139,7 @@ function report(
   cold: ColdStartRow[],
   samples: Samples,
   paired: Paired,
+  hosts: string,
   scale: ScaleRow[],
   cluster: ClusterRow[],
   live: LiveResult,
@@ -260,6 +262,10 @@ added, narrow range \`${SCALE_PAGES.addedRangePageMs}\` (a range few movies fall
 |---|---|---|---|---|---|---|---|---|
 ${scale.map((r) => `| ${r.store} | ${r.size} | ${r.firstPageMs.toFixed(2)} | ${r.datePageMs.toFixed(2)} | ${r.dateRangePageMs.toFixed(2)} | ${r.addedRangePageMs.toFixed(2)} | ${r.fullListMs.toFixed(0)} | ${r.fullListMiB.toFixed(1)} | ${r.rssMiB.toFixed(0)} |`).join('\n')}
 
+## Hosts (issue 62: as users mount the log, against bare h3 on the same host, unpinned)
+
+${hosts}
+
 ## Redis and Redis Cluster (in process, 64 owners, 32 requests at once)
 
 ${clusterReport(cluster)}
@@ -282,7 +288,9 @@ ${targets.join('\n')}
 ${readFileSync(new URL('./NOTES.md', import.meta.url), 'utf8')}`
 }
 
-if (process.env.BENCH_ONLY === 'throughput') {
+if (process.env.BENCH_ONLY === 'hosts') {
+  console.log(await hostsRun(log))
+} else if (process.env.BENCH_ONLY === 'throughput') {
   // The throughput runs alone (a few minutes), printed: RESULTS.md keeps the last full run.
   const { table, rounds } = throughputTables((await throughput()).samples)
   console.log(`| target | GET req/s | GET p99 ms | GET ratio | POST req/s | POST p99 ms | POST ratio |
@@ -296,11 +304,12 @@ ${rounds.join('\n')}`)
   // First, while no server of the run is up.
   const cold = await coldStart(log)
   const { samples, paired } = await throughput()
+  const hosts = await hostsRun(log)
   const scale = await scaleRun(SIZES, log)
   const cluster = await clusterRun(log)
   const live = await liveRun(log)
   const stall = await importStallRun(log)
-  const results = report(cold, samples, paired, scale, cluster, live, stall)
+  const results = report(cold, samples, paired, hosts, scale, cluster, live, stall)
   writeFileSync(new URL('./RESULTS.md', import.meta.url), results)
   console.log(results)
 }

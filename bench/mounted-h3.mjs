@@ -2,8 +2,8 @@
  * movie-log as the issue's harness measured it: an h3 v2 app mounting the BUILT package
  * (dist, through its `movie-log/h3` export) as a user's app does, run by plain node (no tsx,
  * no request log). The store comes from MOVIE_LOG_STORE (memory://, sqlite://PATH, redis://,
- * postgres://). Served as the HTTP guide says for node:http: h3's toNodeHandler wrapped in
- * movie-log/node's readsBodiesFromNode, so POST bodies are read from Node. Plain JavaScript
+ * postgres://). Served as the HTTP guide says for node:http: h3's toNodeHandler, nothing around
+ * it (POST bodies are read from Node all the same). Plain JavaScript
  * so that node runs it as it is; `npm run build` first.
  */
 import { createServer } from 'node:http'
@@ -11,7 +11,6 @@ import { H3 } from 'h3'
 import { toNodeHandler } from 'h3/node'
 import { createMovieLog } from 'movie-log'
 import { toH3Handler } from 'movie-log/h3'
-import { readsBodiesFromNode } from 'movie-log/node'
 
 async function storeOf(url) {
   const scheme = url.slice(0, url.indexOf(':'))
@@ -24,4 +23,4 @@ async function storeOf(url) {
 
 const log = createMovieLog(await storeOf(process.env.MOVIE_LOG_STORE ?? 'memory://'))
 const app = new H3().mount('/movies', toH3Handler(log))
-createServer(readsBodiesFromNode(toNodeHandler(app))).listen(Number(process.env.PORT), '127.0.0.1')
+createServer(toNodeHandler(app)).listen(Number(process.env.PORT), '127.0.0.1')

@@ -5,7 +5,6 @@ import { createMovieLog, registerStoreOpener, StoreUnavailableError } from 'movi
 import { type MovieLogHttpOptions, toWebHandler } from 'movie-log/web'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { driverForKeyv, toKeyv } from '../src/drivers'
-import { readBodyFromNode } from '../src/http/node-body'
 import { FlakyMap } from './_flaky-map'
 import { expectProblem } from './_http-helpers'
 import { aMovie } from './_movies'
@@ -45,7 +44,6 @@ function nodePostFailingWith(error: unknown): Request {
       this.destroy(error as Error)
     },
   })
-  readBodyFromNode(req)
   return Object.assign(request, { runtime: { node: { req } } })
 }
 

@@ -19,60 +19,57 @@ interface NodeRequestStream {
   pause(): unknown
 }
 
-/** What srvx documents of the Node request behind its `Request` (`ServerRuntimeContext`). */
-type SrvxRequest = { runtime?: { node?: { req?: object } } }
-
-// Marks the Node requests whose bodies the log may read itself: handed over by a Node handler
-// that turns them into srvx's Requests with no body limit of srvx's own (movie-log/node; a
-// server whose handler is wrapped in `readsBodiesFromNode`). srvx's `maxRequestBodySize`
-// applies only to reads through the Request, and srvx does not say whether a Request has one: a
-// Request not marked is read through `request.body`, where srvx's limit, if any, answers 413.
-// A symbol of movie-log's own on the request, not a WeakSet: an entry per request cost about a
-// microsecond a POST, much of it the garbage collector's.
-const DIRECT_BODY = Symbol('movie-log.directBody')
-
 /**
- * Lets the log read the body of `req` straight from Node: for a handler that makes its srvx
- * Request itself, without srvx's `maxRequestBodySize` (`new NodeRequest({ req, res })`).
+ * What srvx documents of the Node request behind its `Request`: `runtime.node` is the context
+ * its `NodeRequest` was made with (`NodeRequestContext`), Node's `IncomingMessage` and the body
+ * limit srvx was given (`maxRequestBodySize`, from `serve()` or `toNodeHandler`'s options).
  */
-export function readBodyFromNode(req: object): void {
-  // GET and HEAD bodies are never read: their requests stay unmarked.
-  const { method } = req as { method?: unknown }
-  if (method !== 'GET' && method !== 'HEAD') (req as Record<symbol, boolean>)[DIRECT_BODY] = true
+type SrvxRequest = { runtime?: { node?: { req?: object; maxRequestBodySize?: unknown } } }
+
+/** A body to read straight from Node, and the host's own limit on it, if it has one. */
+export interface NodeBody {
+  stream: NodeRequestStream
+  /** srvx's `maxRequestBodySize`: answered as the host's limit, as srvx would. */
+  hostLimit: number | undefined
 }
 
 /**
- * A Node handler that lets the log read the bodies of the requests it receives straight from
- * Node: for a server that turns Node's requests into srvx's with no body limit of srvx's, such
- * as h3's `toNodeHandler(app)` served by node:http or listhen. Never wrap srvx's `serve()` given
- * a `maxRequestBodySize`: this read does not see that limit.
+ * @deprecated Not needed any more: the log reads the bodies of srvx's Requests from Node
+ * whichever host made them (h3's `toNodeHandler`, srvx's `serve()`), keeping srvx's
+ * `maxRequestBodySize`. Returns `handler` itself.
+ *
+ * @example
+ * ```ts
+ * createServer(toNodeHandler(app)).listen(3000) // as it is; no wrapper
+ * ```
  */
 export function readsBodiesFromNode<Req extends object, Res, Result>(
   handler: (req: Req, res: Res) => Result,
 ): (req: Req, res: Res) => Result {
-  return (req, res) => {
-    readBodyFromNode(req)
-    return handler(req, res)
-  }
+  return handler
 }
 
 /**
- * The Node request behind a Request that srvx made, if the log may read it itself (see
- * `DIRECT_BODY`) and nothing consumes its body yet. Reading it directly skips the web
- * stream srvx would build around it, the larger part of the cost of a small POST. Once anything
- * has touched the body (srvx's stream, h3's `bodyLimit`, a body parser), the stream is theirs:
- * `undefined`, and the web path reads it.
+ * The Node request behind a Request that srvx made, if nothing consumes its body yet. Reading
+ * it directly skips the web stream srvx would build around it, the larger part of the cost of
+ * a small POST (what srvx's own `text()` does, which decodes loosely where the contract
+ * refuses a body that is not UTF-8). Once anything has touched the body (srvx's stream, h3's
+ * `bodyLimit`, a body parser), the stream is theirs: `undefined`, and the web path reads it.
  */
-export function unreadNodeRequest(request: Request): NodeRequestStream | undefined {
-  const req = (request as SrvxRequest).runtime?.node?.req
-  if (req === undefined || (req as Record<symbol, unknown>)[DIRECT_BODY] !== true) return undefined
-  const stream = req as Partial<NodeRequestStream>
+export function unreadNodeRequest(request: Request): NodeBody | undefined {
+  const context = (request as SrvxRequest).runtime?.node
+  const stream = context?.req as Partial<NodeRequestStream> | undefined
   const unread =
-    typeof stream.on === 'function' &&
+    typeof stream?.on === 'function' &&
     stream.readable === true &&
     stream.readableDidRead === false &&
     stream.readableFlowing === null
-  return unread ? (stream as NodeRequestStream) : undefined
+  if (!unread) return undefined
+  const limit = context?.maxRequestBodySize
+  return {
+    stream: stream as NodeRequestStream,
+    hostLimit: typeof limit === 'number' && limit >= 0 ? limit : undefined,
+  }
 }
 
 /**

@@ -9,7 +9,6 @@ import { toNodeHandler } from 'h3/node'
 import { listen } from 'listhen'
 import { redact } from '../core/store-url'
 import { toH3Handler } from '../http/h3'
-import { readsBodiesFromNode } from '../http/node-body'
 import type { MovieLogHttpOptions } from '../http/options'
 import { hostErrorReply, problemReply } from '../http/problem'
 import { toWebResponse } from '../http/reply'
@@ -111,10 +110,7 @@ export async function startServer(
   const feeds = new AbortController()
   // Every open feed listens on it: 1,000 feeds are not a leak (Node warns past 10).
   setMaxListeners(0, feeds.signal)
-  // Its requests come straight from node:http: the log may read their bodies from Node.
-  const handle = requestLog.timed(
-    readsBodiesFromNode(toNodeHandler(createApp(store, config, onError, feeds.signal))),
-  )
+  const handle = requestLog.timed(toNodeHandler(createApp(store, config, onError, feeds.signal)))
   // isProd: fail on a busy port instead of moving to another one; autoClose: signals are ours.
   const listener = await listen(handle, {
     port: config.port,
