@@ -128,8 +128,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   formats: ['core'],
   client: ['core'],
   adapters: ['http', 'core'],
-  // The server is an h3 app: it mounts the log with `toH3Handler` (adapters/h3.ts), as an app does.
-  server: ['http', 'core', 'entry', 'page-node', 'adapters'],
+  // The server is an h3 app: it mounts the log with `toH3Handler`, which movie-log/h3 exports.
+  server: ['http', 'core', 'entry', 'page-node'],
   'server-door': ['server'],
   cli: ['server-door', 'core', 'entry', 'formats', 'http'],
   page: ['client', 'core'],
