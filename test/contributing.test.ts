@@ -55,3 +55,13 @@ describe("CONTRIBUTING.md's map of the house", () => {
     expect(unnamed).toEqual([])
   })
 })
+
+describe("CONTRIBUTING.md's walk of an add", () => {
+  it('names files that exist, from adapters/web.ts to the SQLite commit', () => {
+    const walk = /### An add, from toWebHandler[\s\S]*?\n## /.exec(text)?.[0] ?? ''
+    const files = [...walk.matchAll(/`((?:src|adapters)\/[\w/.-]+\.ts)`/g)].map((match) => match[1])
+    expect(files[0]).toBe('adapters/web.ts')
+    expect(files).toContain('src/drivers/sqlite/client.ts')
+    expect(files.filter((file) => !existsSync(join(ROOT, file as string)))).toEqual([])
+  })
+})

@@ -76,10 +76,10 @@ const LAYERS: [layer: string, test: RegExp][] = [
   ['page', /^src\/page\/browser\//],
   ['http', /^src\/http\//],
   // What drivers may see of the core: the port, the movie rules (and the words and counters
-  // search and statistics index), the errors, store URLs.
+  // search and statistics index), the errors, store URLs, the one cache policy (lru).
   [
     'core-port',
-    /^src\/core\/(driver|movie|fields|rating-tags|errors|store-failure|store-url|store-adapter|words|tallies)\.ts$/,
+    /^src\/core\/(driver|movie|fields|rating-tags|errors|store-failure|store-url|store-adapter|words|tallies|lru)\.ts$/,
   ],
   ['entry', /^src\/(index|create|plugins|store-urls|store-files)\.ts$/],
   // What the command may use of the server: its door.

@@ -24,12 +24,19 @@ describe('the movie cache of an index', () => {
     expect(cache.get('edited text of a')).toBeUndefined()
   })
 
-  it('holds at most its capacity: past it, movies are handed back frozen but not kept', () => {
-    const cache = createMovieCache(2)
-    for (const id of ['a', 'b', 'c']) expect(Object.isFrozen(cache.keep(id, movie(id)))).toBe(true)
-    expect(cache.get('a')?.id).toBe('a')
-    expect(cache.get('b')?.id).toBe('b')
-    expect(cache.get('c')).toBeUndefined()
+  it('keeps caching the movies read now, the least recently used let go', () => {
+    const cache = createMovieCache(100)
+    // A log running for months: ten thousand movies listed once each, in turn.
+    for (let n = 0; n < 10_000; n++) cache.keep(`text of ${n}`, movie(String(n)))
+    expect(cache.get('text of 9999')?.id).toBe('9999')
+    expect(cache.get('text of 9900')?.id).toBe('9900')
+    // Bounded: the first ones went.
+    expect(cache.get('text of 0')).toBeUndefined()
+    expect(cache.get('text of 9899')).toBeUndefined()
+    // A movie read again stays while newer ones come.
+    for (let n = 0; n < 99; n++) cache.keep(`text of new ${n}`, movie(`new ${n}`))
+    expect(cache.get('text of 9900')?.id).toBe('9900')
+    expect(cache.get('text of 9901')).toBeUndefined()
   })
 })
 

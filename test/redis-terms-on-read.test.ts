@@ -1,7 +1,7 @@
 import { createMovieLog, importMovies, type Movie } from 'movie-log'
 import { afterAll, expect, it } from 'vitest'
 import { openRedisDriver } from '../src/drivers/redis/driver'
-import { UNCOUNTED } from '../src/drivers/redis/terms'
+import { SCRIPTS } from '../src/drivers/redis/lua'
 import { expectOthersAddsCountedIn, failingCountIn, threeRows } from './_count-in'
 import { aMovie } from './_movies'
 import { redisSuite } from './_redis-suite'
@@ -152,7 +152,7 @@ describeWith('REDIS_URL', 'Redis terms counted on read', () => {
     await redis.sAdd(counted as string, 'a')
     await redis.sAdd(pending as string, ['b', 'd'])
     const keys = [ids, counted, pending] as string[]
-    expect(await redis.eval(UNCOUNTED, { keys, arguments: ['10'] })).toEqual(['c'])
+    expect(await redis.eval(SCRIPTS.UNCOUNTED, { keys, arguments: ['10'] })).toEqual(['c'])
     await redis.del(keys)
   })
 

@@ -4,6 +4,7 @@
  * checks with the same key, on every runtime; dropping the log drops it.
  */
 import type { LogDriver } from './driver'
+import { createLru, type Lru } from './lru'
 
 type KeyRecords = Pick<LogDriver, 'read' | 'create'>
 
@@ -15,7 +16,7 @@ const KEY_TTL_MS = 10 * 365 * 24 * 60 * 60 * 1000
 const KEYS_KEPT = 10_000
 
 // Per store driver (what the composition root makes once per store), per owner.
-const kept = new WeakMap<object, Map<string, Promise<CryptoKey>>>()
+const kept = new WeakMap<object, Lru<string, Promise<CryptoKey>>>()
 
 /**
  * The cursor key of `owner`'s log on `store`, read (or made) once per process; `again` reads it
@@ -28,12 +29,10 @@ export function cursorKeyOf(
   records: KeyRecords,
   { again = false } = {},
 ): Promise<CryptoKey> {
-  const keys = kept.get(store) ?? new Map<string, Promise<CryptoKey>>()
+  const keys = kept.get(store) ?? createLru<string, Promise<CryptoKey>>(KEYS_KEPT)
   kept.set(store, keys)
   let key = again ? undefined : keys.get(owner)
   if (!key) {
-    keys.delete(owner)
-    if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value as string)
     const reading = readKey(records)
     // A store that failed is asked again by the next call, not remembered as failing.
     reading.catch(() => keys.get(owner) === reading && keys.delete(owner))

@@ -11,6 +11,15 @@ import type { WordQuery } from './words'
 /** The owner of the one diary of `createMovieLog(store)`: no caller can name it. */
 export const SOLE_OWNER = ''
 
+/**
+ * How many of a log's latest changes its history keeps (`changesAfter` reads them; a watcher
+ * further behind gets `reset`). One figure for every driver: a client that catches up on one
+ * store catches up on any.
+ * @example
+ * if (entries.length > HISTORY_BOUND) entries.shift()
+ */
+export const HISTORY_BOUND = 1000
+
 /** A date-sorted listing's bounds and where it resumes, for `listByDate`. */
 export interface DateQuery {
   /** Latest screened first (ties: greater id first) rather than earliest first. */

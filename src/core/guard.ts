@@ -1,5 +1,6 @@
 import type { LogDriver, StoreDriver } from './driver'
 import { MovieLogError } from './errors'
+import { callLog, LOG_METHODS, wrapLog } from './log-methods'
 import { type StoreFailure, StoreTimeoutError, StoreUnavailableError } from './store-failure'
 
 /**
@@ -21,28 +22,18 @@ export function guardLog(
     if (!countPending) return
     for (let before = Number.POSITIVE_INFINITY; ; ) {
       const left = await guard('list', () => countPending())
-      if (left === 0 || left >= before) return
+      // None left, none gained, or a driver that does not count (undefined): read as it is.
+      if (!left || left >= before) return
       before = left
     }
   }
-  const read = <T>(call: () => Promise<T>) => counted().then(() => guard('list', call))
-  return {
-    put: (movie) => guard('set', () => log.put(movie)),
-    get: (id) => guard('get', () => log.get(id)),
-    listAfter: (after, limit) => guard('list', () => log.listAfter(after, limit)),
-    listByDate: (query, limit) => guard('list', () => log.listByDate(query, limit)),
-    replace: (expected, next) => guard('replace', () => log.replace(expected, next)),
-    remove: (expected) => guard('delete', () => log.remove(expected)),
-    create: (key, value, ttlMs) => guard('claim', () => log.create(key, value, ttlMs)),
-    read: (key) => guard('claim', () => log.read(key)),
-    write: (key, value, ttlMs) => guard('claim', () => log.write(key, value, ttlMs)),
-    changesAfter: (after, limit) => guard('list', () => log.changesAfter(after, limit)),
-    latestChange: () => guard('list', () => log.latestChange()),
-    search: (query, limit) => read(() => log.search(query, limit)),
-    searchPage: (query, page, limit) => read(async () => log.searchPage?.(query, page, limit)),
-    tallies: (from, to) => read(() => log.tallies(from, to)),
-    countTerms: () => guard('set', async () => log.countTerms?.()),
-  }
+  return wrapLog((method, args) => {
+    const operation = LOG_METHODS[method]
+    const call = () => callLog(log, method, args)
+    return operation === 'terms'
+      ? counted().then(() => guard('list', call))
+      : guard(operation, call)
+  })
 }
 
 // The operations that change what is stored: timed out, they may land all the same.

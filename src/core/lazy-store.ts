@@ -1,5 +1,6 @@
 import type { LogDriver, StoreDriver } from './driver'
 import { LogClosedError } from './errors'
+import { callLog, wrapLog } from './log-methods'
 
 /**
  * A store whose driver is opened on first use (a store URL: its client is imported and
@@ -51,7 +52,7 @@ export function lazyStore(
         return view.log
       }
       // Once the store is open, a call goes straight to its log, without waiting a turn for it.
-      const use = <R>(call: (log: LogDriver) => Promise<R>): Promise<R> => {
+      const use = (call: (log: LogDriver) => Promise<unknown>): Promise<unknown> => {
         try {
           const store = driver()
           return store instanceof Promise
@@ -61,25 +62,7 @@ export function lazyStore(
           return Promise.reject(error)
         }
       }
-      return {
-        put: (movie) => use((log) => log.put(movie)),
-        get: (id) => use((log) => log.get(id)),
-        listAfter: (after, limit) => use((log) => log.listAfter(after, limit)),
-        listByDate: (query, limit) => use((log) => log.listByDate(query, limit)),
-        replace: (expected, next) => use((log) => log.replace(expected, next)),
-        remove: (expected) => use((log) => log.remove(expected)),
-        create: (key, value, ttlMs) => use((log) => log.create(key, value, ttlMs)),
-        read: (key) => use((log) => log.read(key)),
-        write: (key, value, ttlMs) => use((log) => log.write(key, value, ttlMs)),
-        changesAfter: (after, limit) => use((log) => log.changesAfter(after, limit)),
-        latestChange: () => use((log) => log.latestChange()),
-        search: (query, limit) => use((log) => log.search(query, limit)),
-        searchPage: (query, page, limit) =>
-          use(async (log) => log.searchPage?.(query, page, limit)),
-        tallies: (from, to) => use((log) => log.tallies(from, to)),
-        countTerms: () => use(async (log) => log.countTerms?.()),
-        countPending: () => use(async (log) => (await log.countPending?.()) ?? 0),
-      }
+      return wrapLog((method, args) => use((log) => callLog(log, method, args)))
     },
     drop: async (owner) => (await driver()).drop(owner),
     owners: async (after, limit) => (await driver()).owners(after, limit),

@@ -1,5 +1,6 @@
 import type { LogDriver } from './driver'
 import type { ListMoviesOptions, MoviePage } from './listing'
+import { createLru } from './lru'
 
 /** Pages kept at most, store-wide, the most recently read. */
 const CAPACITY = 256
@@ -42,7 +43,7 @@ export interface PageCache {
 const WRITERS_KEPT = 1024
 
 export function createPageCache(capacity = CAPACITY): PageCache {
-  const pages = new Map<string, { version: string; page: MoviePage }>()
+  const pages = createLru<string, { version: string; page: MoviePage }>(capacity)
   // Each owner's writes in flight, and the moment (a count of write starts and ends, store-wide)
   // of its last start or end; an owner let go of is as if it had written at `forgotten`.
   const writers = new Map<string, { inFlight: number; last: number }>()
@@ -79,20 +80,15 @@ export function createPageCache(capacity = CAPACITY): PageCache {
       const key = keyOf(owner, options)
       const kept = key === undefined ? undefined : pages.get(key)
       if (!kept || kept.version !== version) return undefined
-      // Read now: the most recent, last in the map's order.
-      pages.delete(key as string)
-      pages.set(key as string, kept)
       return copy(kept.page)
     },
     keep(owner, options, version, page, mark) {
       const key = keyOf(owner, options)
       if (key === undefined || page.movies.length > LARGEST_PAGE) return page
       if (!quietSince(owner, mark)) return page
-      pages.delete(key)
       // Frozen movies: the caller's copy shares them, and their JSON text is kept (movie-json).
       for (const movie of page.movies) Object.freeze(movie)
       pages.set(key, { version, page: copy(page) })
-      if (pages.size > capacity) pages.delete(pages.keys().next().value as string)
       return page
     },
   }

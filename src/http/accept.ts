@@ -6,6 +6,7 @@
  * when named (an export, the feed) is never chosen by a wildcard.
  */
 import Negotiator from 'negotiator'
+import { createLru } from '../core/lru'
 
 /**
  * The type of `offers` the `Accept` header prefers, or `undefined` when it refuses them all.
@@ -55,12 +56,13 @@ const JSON_TYPE = 'application/json'
  * Bounded, since the header is the client's to choose.
  */
 function remembered<Result>(read: (accept: string | null) => Result, most = 64) {
-  const seen = new Map<string | null, Result>()
+  // Boxed: a result may be undefined, which the cache answers for a header not seen.
+  const seen = createLru<string | null, { result: Result }>(most)
   return (accept: string | null): Result => {
-    if (seen.has(accept)) return seen.get(accept) as Result
+    const kept = seen.get(accept)
+    if (kept) return kept.result
     const result = read(accept)
-    if (seen.size >= most) seen.delete(seen.keys().next().value as string | null)
-    seen.set(accept, result)
+    seen.set(accept, { result })
     return result
   }
 }

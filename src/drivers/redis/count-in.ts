@@ -1,7 +1,8 @@
 import type { Movie } from '../../core/movie'
 import type { RedisClient } from './connect'
 import type { RedisLogKeys } from './keys'
-import { COUNT_ONE, COUNT_PENDING, OLDER_UNCOUNTED, PAGE_ONE, termsLines, UNCOUNTED } from './terms'
+import { SCRIPTS } from './lua'
+import { termsLines } from './terms'
 
 // Movies counted in by one script call (and read by one MGET).
 const BATCH = 500
@@ -47,7 +48,7 @@ export function redisCountIn(
         const text = texts[position] ?? null
         args.push(id, text ?? '', text === null ? '' : termsLines(parse(text)))
       }
-      await run(COUNT_PENDING, [keys.counted], args)
+      await run(SCRIPTS.COUNT_PENDING, [keys.counted], args)
     } while (cursor !== '0')
   }
 
@@ -55,7 +56,11 @@ export function redisCountIn(
   // the pending ones: counted by `pending` (or the next read), they are no older movie-log's.
   const indexAll = async (set: string, script: string, scriptKeys: string[]) => {
     for (;;) {
-      const ids = (await run(UNCOUNTED, [keys.ids, set, keys.pending], [String(BATCH)])) as string[]
+      const ids = (await run(
+        SCRIPTS.UNCOUNTED,
+        [keys.ids, set, keys.pending],
+        [String(BATCH)],
+      )) as string[]
       for (const id of ids) {
         const text = await call((client) => client.get(keys.movie + id))
         if (text === null) continue
@@ -66,7 +71,7 @@ export function redisCountIn(
     }
   }
   const olderLeft = async (set: string) =>
-    ((await run(OLDER_UNCOUNTED, [keys.ids, set, keys.pending], [])) as number) > 0
+    ((await run(SCRIPTS.OLDER_UNCOUNTED, [keys.ids, set, keys.pending], [])) as number) > 0
 
   return {
     pending,
@@ -77,10 +82,11 @@ export function redisCountIn(
       const first = await read(true)
       if (first !== null) return first
       await pending()
-      if (await olderLeft(keys.counted)) await indexAll(keys.counted, COUNT_ONE, [keys.counted])
+      if (await olderLeft(keys.counted))
+        await indexAll(keys.counted, SCRIPTS.COUNT_ONE, [keys.counted])
       // A search page also puts the words of those counted before the ordered sets in them.
       if (older === 'pages' && (await olderLeft(keys.paged)))
-        await indexAll(keys.paged, PAGE_ONE, [keys.counted, keys.paged])
+        await indexAll(keys.paged, SCRIPTS.PAGE_ONE, [keys.counted, keys.paged])
       return (await read(false)) as T
     },
   }

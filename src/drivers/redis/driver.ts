@@ -20,8 +20,8 @@ import {
 import { dropRedisLog } from './drop'
 import { checkNamespace, redisChangedChannel, redisLogKeys, redisOwnersKey } from './keys'
 import { type RedisShared, redisLog } from './log'
+import { shaOf } from './lua'
 import { createRedisPuts } from './puts'
-import { shaOf } from './scripts'
 import { subscribeToChanges } from './subscribe'
 
 /** What a Redis driver is opened with. */

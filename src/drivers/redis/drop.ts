@@ -8,7 +8,7 @@
  * under the owner's hash tag, so on a cluster each script stays in its slot.
  */
 import { redisLogKeys } from './keys'
-import { DROP_BATCH, DROP_LAST } from './scripts'
+import { SCRIPTS } from './lua'
 
 type Run = (script: string, keys: string[], args: string[]) => Promise<unknown>
 
@@ -30,8 +30,8 @@ export async function dropRedisLog(run: Run, namespace: string, owner: string): 
   do {
     for (const [names, [prefix, ...prefixes]] of named) {
       const args = [prefix, String(DROP_BATCH_SIZE), ...prefixes]
-      while ((await run(DROP_BATCH, [names], args)) === DROP_BATCH_SIZE);
+      while ((await run(SCRIPTS.DROP_BATCH, [names], args)) === DROP_BATCH_SIZE);
     }
     // 0: a set has names again (added since its batch): the batches run again.
-  } while ((await run(DROP_LAST, last, [String(sets.length)])) === 0)
+  } while ((await run(SCRIPTS.DROP_LAST, last, [String(sets.length)])) === 0)
 }

@@ -13,17 +13,16 @@ import type { MovieCache } from '../shared/movie-cache'
 import type { RedisClient } from './connect'
 import { redisCountIn } from './count-in'
 import { dateMember, redisChangedChannel, redisLogKeys } from './keys'
+import { SCRIPTS } from './lua'
 import type { PendingPut } from './puts'
-import { CHANGES_AFTER, LATEST_CHANGE, PAGE, RECORD, REMOVE, REPLACE } from './scripts'
-import { SEARCH, SEARCH_PAGE } from './search'
-import { TALLIES, termsLines } from './terms'
+import { termsLines } from './terms'
 
 /** What every log of one Redis driver shares: the client, its scripts, its caches. */
 export interface RedisShared {
   namespace: string
   /** Runs `work` on the client, once the server's version is known to be supported. */
   call<T>(work: (client: RedisClient) => Promise<T>): Promise<T>
-  /** Runs a script of redis/scripts.ts by its SHA1, sending its text only when Redis lacks it. */
+  /** Runs a script of redis/lua by its SHA1, sending its text only when Redis lacks it. */
   run(script: string, keys: string[], args: string[]): Promise<unknown>
   /** Stores a movie with the others put in the same turn (redis/puts.ts): false if its id was taken. */
   put(put: PendingPut): Promise<boolean>
@@ -92,7 +91,7 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       const count = Math.min(limit - movies.length, SCRIPT_PAGE)
       const args = [start, stop, String(count), rev ? '1' : '0', keys.movie, String(idAt)]
       const [members, seen, values] = (await run(
-        PAGE,
+        SCRIPTS.PAGE,
         [index, keys.changes],
         [...args, caches.count(owner)],
       )) as [string[], string, (string | null)[] | undefined]
@@ -129,7 +128,7 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
 
   const record = (name: string, value: string, ttlMs: number, onlyIfAbsent: boolean) =>
     run(
-      RECORD,
+      SCRIPTS.RECORD,
       [keys.record + name, keys.records],
       [value, String(Math.ceil(ttlMs)), name, onlyIfAbsent ? '1' : '0'],
     )
@@ -149,7 +148,7 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       const args = [stored, JSON.stringify(next), dateMember(expected), dateMember(next)]
       const written = [keys.movie + next.id, keys.dates, keys.changes, keys.history]
       const terms = [terms_, next.id, termsLines(parse(stored)), termsLines(next)]
-      return woken((await run(REPLACE, written, [...args, ...changed, ...terms])) === 1)
+      return woken((await run(SCRIPTS.REPLACE, written, [...args, ...changed, ...terms])) === 1)
     },
     remove: async (expected) => {
       const stored = await current(expected)
@@ -157,7 +156,7 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       const written = [keys.movie + expected.id, keys.ids, keys.dates, keys.changes, keys.history]
       const args = [stored, expected.id, dateMember(expected), ...changed]
       const terms = [terms_, termsLines(parse(stored))]
-      return woken((await run(REMOVE, written, [...args, ...terms])) === 1)
+      return woken((await run(SCRIPTS.REMOVE, written, [...args, ...terms])) === 1)
     },
     listAfter: (after, limit) =>
       page(keys.ids, after === undefined ? '-' : `(${after}`, '+', limit, false),
@@ -178,19 +177,19 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     changesAfter: async (after, limit): Promise<ChangeRead> => {
       if (after !== undefined && !STREAM_ID.test(after)) return { changes: [], reset: true }
       const count = Number.isFinite(limit) ? String(Math.max(0, limit)) : ''
-      const entries = (await run(CHANGES_AFTER, [keys.history], [after ?? '', count])) as
+      const entries = (await run(SCRIPTS.CHANGES_AFTER, [keys.history], [after ?? '', count])) as
         | [string, string[]][]
         | null
       if (entries === null) return { changes: [], reset: true }
       return { changes: entries.map(toChange), reset: false }
     },
     latestChange: async () =>
-      ((await run(LATEST_CHANGE, [keys.history], [])) as string | null) ?? undefined,
+      ((await run(SCRIPTS.LATEST_CHANGE, [keys.history], [])) as string | null) ?? undefined,
     search: async (words, limit) => {
       const count = String(Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER)
       const args = [terms_, count, words.prefix, afterPrefix(words.prefix), ...words.whole]
       const search = (checked: boolean) =>
-        run(SEARCH, checked ? [keys.words, keys.ids, keys.counted] : [keys.words], args)
+        run(SCRIPTS.SEARCH, checked ? [keys.words, keys.ids, keys.counted] : [keys.words], args)
       const texts = (await countIn.whenCounted(search, 'terms')) as (string | null)[]
       return texts.flatMap((text) => (text === null ? [] : [parse(text)]))
     },
@@ -214,7 +213,7 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       const args = [terms_, count, words.prefix, afterPrefix(words.prefix)]
       args.push(sort === 'added' ? '1' : '0', start, stop, rev, from, to, ...words.whole)
       const read = (checked: boolean) =>
-        run(SEARCH_PAGE, checked ? [keys.words, keys.ids, keys.paged] : [keys.words], args)
+        run(SCRIPTS.SEARCH_PAGE, checked ? [keys.words, keys.ids, keys.paged] : [keys.words], args)
       const texts = (await countIn.whenCounted(read, 'pages')) as (string | null)[] | 0
       // A prefix of many words: the core orders `search`'s answer.
       if (texts === 0) return undefined
@@ -224,7 +223,11 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
     tallies: async (from, to) => {
       const checks = [keys.ids, keys.counted]
       const read = (checked: boolean) =>
-        run(TALLIES, [keys.tallies, keys.links, ...(checked ? checks : [])], [terms_, from, to])
+        run(
+          SCRIPTS.TALLIES,
+          [keys.tallies, keys.links, ...(checked ? checks : [])],
+          [terms_, from, to],
+        )
       const [months, kinds, repeats] = (await countIn.whenCounted(read, 'terms')) as [
         string[],
         string[],

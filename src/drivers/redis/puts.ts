@@ -3,11 +3,13 @@
  * event loop go to Redis as one script call (PUTS), where each would be a command of its own.
  * Each command costs the process more than the movie it carries (encoding, its reply, its
  * promise), and where writes wait for replicas, a batch waits once.
+ * Batched by owner and sent at once, not one call after another as SQLite's group commit is
+ * (sqlite/group.ts says why the two are not one batcher).
  */
 import { setImmediate } from 'node:timers'
 import type { Movie } from '../../core/movie'
 import { dateMember, type RedisLogKeys } from './keys'
-import { PUTS } from './scripts'
+import { SCRIPTS } from './lua'
 
 /** The most movies one script call stores: bounds how long it holds Redis's one thread. */
 const MOST_PER_CALL = 256
@@ -58,7 +60,7 @@ export function createRedisPuts(options: RedisPutsOptions): (put: PendingPut) =>
         args.push(JSON.stringify(put.movie), put.movie.id, dateMember(put.movie))
       }
       const written = [keys.ids, keys.dates, keys.changes, keys.history, ...movieKeys]
-      results = (await options.run(PUTS, written, args)) as number[]
+      results = (await options.run(SCRIPTS.PUTS, written, args)) as number[]
       if (!Array.isArray(results) || results.length !== batch.length) {
         throw new Error(`PUTS answered ${JSON.stringify(results)} for ${batch.length} movies`)
       }

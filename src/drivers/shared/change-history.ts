@@ -1,8 +1,5 @@
-import type { ChangeRead, StoredChange } from '../../core/driver'
+import { type ChangeRead, HISTORY_BOUND, type StoredChange } from '../../core/driver'
 import type { Movie } from '../../core/movie'
-
-/** The most changes one log's history keeps: older ones are dropped, and a reader past them resets. */
-export const HISTORY_LIMIT = 1000
 
 /** A change as a write describes it, before the history gives it its id. */
 export type NewChange =
@@ -80,7 +77,7 @@ export function changeHistory(store: object, namespace: string): ChangeHistory {
     const stored = { id: idOf(++histories.last), type: change.type, movie: change.movie }
     const entry: Entry = { change: stored as StoredChange, pending }
     entries.push(entry)
-    if (entries.length > HISTORY_LIMIT) entries.shift()
+    if (entries.length > HISTORY_BOUND) entries.shift()
     return entry
   }
   return {

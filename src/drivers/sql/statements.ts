@@ -17,6 +17,7 @@
  * whatever the database's locale; SQLite's default (BINARY) is that order already.
  */
 
+import { HISTORY_BOUND } from '../../core/driver'
 import { termsSchema } from './terms'
 import { type TermsStatements, termsStatements } from './terms-reads'
 
@@ -25,9 +26,6 @@ export type SqlDialect = 'sqlite' | 'postgres'
 
 /** Expired records deleted at most per purge: a purge is one short statement. */
 export const PURGE_BATCH = 500
-
-/** The changes kept per log: older ones go as newer ones come. */
-export const HISTORY_BOUND = 1000
 
 /** The channel every PostgreSQL driver LISTENs on; a payload is `changeChannelPayload`. */
 export const CHANGE_CHANNEL = 'movie_log_changes'

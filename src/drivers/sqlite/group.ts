@@ -2,6 +2,11 @@
  * Group commit on SQLite: the writes that arrive together (in one turn of the event loop, or
  * while the commit before them is being written) share one transaction and one sync to disk.
  * A disk syncs a few thousand times a second; a commit per write would cap adds there.
+ * Not redis/puts.ts's batcher, though both gather one turn's writes: SQLite has one writer, so
+ * a group waits for the commit before it and grows meanwhile (what makes it a group commit),
+ * whereas Redis takes calls side by side and a script writes one owner's hash slot, so its
+ * batches are by owner and sent at once. A batcher shared by both would be their two policies
+ * behind a flag.
  */
 import { setImmediate } from 'node:timers'
 import type { SqliteClient, SqlWrite } from './client'

@@ -1,13 +1,14 @@
-import { createHash } from 'node:crypto'
+import { HISTORY_BOUND } from '../../../core/driver'
 import { COUNT_TERMS } from './terms'
-// The Lua scripts of the Redis driver: each runs as one atomic step in Redis, so a movie and
+
+// The write scripts of the Redis driver: each runs as one atomic step in Redis, so a movie and
 // its two index entries change together, and a compare-and-set has one winner. A write that
 // changed the log appends its change to the log's history stream (trimmed to about
-// HISTORY_BOUND entries) and PUBLISHes the owner on the namespace's changed channel, in the
-// same step: no change without its entry, no entry without its change.
-
-/** The changes a log's history keeps, at least (XADD MAXLEN ~: Redis trims whole nodes). */
-export const HISTORY_BOUND = 1000
+// HISTORY_BOUND entries, at least: XADD MAXLEN ~ trims whole nodes) and PUBLISHes the owner on
+// the namespace's changed channel, in the same step: no change without its entry, no entry
+// without its change.
+// Every key of one log shares a hash tag, so the keys a script builds from a prefix (PAGE's
+// movies, DROP_BATCH's) are in the slot of the keys it names.
 
 /**
  * KEYS: movie, date index, changes, history. ARGV: value expected, value, date member before,
@@ -42,50 +43,6 @@ redis.call('INCR', KEYS[4])
 redis.call('XADD', KEYS[5], 'MAXLEN', '~', ${HISTORY_BOUND}, '*', 'type', 'deleted', 'id', ARGV[2])
 redis.call('PUBLISH', ARGV[4], ARGV[5])
 return 1`
-
-/**
- * KEYS: history. ARGV: after (a stream id, or '' for from the oldest entry), how many ('' for
- * all). The entries after `after`, or nil when `after` is not an entry of the stream (trimmed,
- * dropped, never this log's).
- */
-export const CHANGES_AFTER = `local from = '-'
-if ARGV[1] ~= '' then
-  if #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1]) == 0 then return false end
-  from = '(' .. ARGV[1]
-end
-if ARGV[2] == '0' then return {} end
-if ARGV[2] == '' then return redis.call('XRANGE', KEYS[1], from, '+') end
-return redis.call('XRANGE', KEYS[1], from, '+', 'COUNT', tonumber(ARGV[2]))`
-
-/** KEYS: history. The id of its last entry, or nil. */
-export const LATEST_CHANGE = `local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-if #last == 0 then return false end
-return last[1][1]`
-
-/**
- * KEYS: an index, changes. ARGV: start, stop (BYLEX, as ZRANGE takes them), count, '1' for
- * REV, the movie key prefix, where the id starts in a member (1, or 25 after a date and '|'),
- * the changes count the caller's cache was filled at.
- * A page's members and the changes count, read together; the movies too when the count is not
- * the caller's (its cache may be old), in the same round trip. The movie keys are built here
- * from the members: they share the index's hash tag, so on a cluster they are in its slot,
- * which Redis Cluster allows a script.
- */
-export const PAGE = `local args = {'ZRANGE', KEYS[1], ARGV[1], ARGV[2], 'BYLEX'}
-if ARGV[4] == '1' then table.insert(args, 'REV') end
-table.insert(args, 'LIMIT')
-table.insert(args, 0)
-table.insert(args, tonumber(ARGV[3]))
-local members = redis.call(unpack(args))
-local changes = redis.call('GET', KEYS[2]) or '0'
-if changes == ARGV[7] or #members == 0 then return {members, changes} end
-local keys = {}
-local start = tonumber(ARGV[6])
-for i, member in ipairs(members) do keys[i] = ARGV[5] .. string.sub(member, start) end
-return {members, changes, redis.call('MGET', unpack(keys))}`
-
-// The store-wide driver (redis.ts): every key of one log shares a hash tag, so the keys a
-// script builds from a prefix (PAGE's movies, DROP's) are in the slot of the keys it names.
 
 /**
  * KEYS: id index, date index, changes, history, then each movie's key. ARGV: '1' when the owner
@@ -170,42 +127,3 @@ redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ms)
 redis.call('ZADD', KEYS[2], ms + ttl, ARGV[3])
 if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
 return 1`
-
-/**
- * KEYS: a sorted set of names (ids, or record keys). ARGV: the key prefix of its names, how
- * many, then any other prefixes of keys named by them (a word's ordered sets). Deletes the
- * first names' keys and takes the names out: one batch of a drop.
- */
-export const DROP_BATCH = `local names = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
-if #names == 0 then return 0 end
-local keys = {}
-for i, name in ipairs(names) do keys[i] = ARGV[1] .. name end
-redis.call('DEL', unpack(keys))
-for at = 3, #ARGV do
-  for i, name in ipairs(names) do keys[i] = ARGV[at] .. name end
-  redis.call('DEL', unpack(keys))
-end
-redis.call('ZREM', KEYS[1], unpack(names))
-return #names`
-
-/**
- * KEYS: the sets of names DROP_BATCH empties, then the log's other keys. ARGV: how many of
- * KEYS are such sets. The last step of a drop: 0 when a set has names again (an add came
- * after its batch), else deletes every key named and answers 1.
- */
-export const DROP_LAST = `for n = 1, tonumber(ARGV[1]) do
-  if redis.call('ZCARD', KEYS[n]) > 0 then return 0 end
-end
-redis.call('DEL', unpack(KEYS))
-return 1`
-
-const shas = new Map<string, string>()
-/** A script's SHA-1, for EVALSHA (computed once per script). */
-export function shaOf(script: string): string {
-  let sha = shas.get(script)
-  if (sha === undefined) {
-    sha = createHash('sha1').update(script).digest('hex')
-    shas.set(script, sha)
-  }
-  return sha
-}
