@@ -43,16 +43,17 @@ export const definePlugin = (plugin: MovieLogPlugin): MovieLogPlugin => plugin
 
 /**
  * Adds a plug-in's parts, for every log, handler and import made after. A part without a valid
- * name is refused (a `TypeError` naming it) before any part is added.
+ * name is refused (a `TypeError` naming it) before any part is added. Returns a function that
+ * takes the parts out again (what ships under their names answers again).
  *
  * @example
  * ```ts
  * import { registerPlugin } from 'movie-log'
  *
- * registerPlugin({ name: 'mpv', scrobbleSources: [mpvSource] })
+ * const unregister = registerPlugin({ name: 'mpv', scrobbleSources: [mpvSource] })
  * ```
  */
-export function registerPlugin(plugin: MovieLogPlugin): void {
+export function registerPlugin(plugin: MovieLogPlugin): () => void {
   if (typeof plugin !== 'object' || plugin === null || typeof plugin.name !== 'string') {
     throw new TypeError('A movie-log plug-in is an object with a name.')
   }
@@ -75,9 +76,14 @@ export function registerPlugin(plugin: MovieLogPlugin): void {
     scrobbleSources: scrobbleSources.checked(plugin.scrobbleSources ?? [], plugin.name),
     importFormats: importFormats.checked(plugin.importFormats ?? [], plugin.name),
   }
-  for (const opener of checked.storeOpeners) storeOpeners.register(opener)
-  for (const source of checked.scrobbleSources) scrobbleSources.register(source)
-  for (const format of checked.importFormats) importFormats.register(format)
+  const removals = [
+    ...checked.storeOpeners.map((opener) => storeOpeners.register(opener)),
+    ...checked.scrobbleSources.map((source) => scrobbleSources.register(source)),
+    ...checked.importFormats.map((format) => importFormats.register(format)),
+  ]
+  return () => {
+    for (const remove of removals) remove()
+  }
 }
 
 /**

@@ -144,7 +144,7 @@ describe('CSV of the command (issue 37, 1)', () => {
 
   it.each([
     ['csv', movieCsvLines, 5],
-    ['letterboxd', letterboxdLines, 4],
+    ['letterboxd', letterboxdLines, 6],
   ] as const)('keeps a multi-line note in one cell of %s', (_, lines, column) => {
     const records = parse(lines([movie]), LENIENT) as string[][]
     expect(records).toHaveLength(1)

@@ -11,7 +11,7 @@ import {
   registerPluginsFrom,
 } from 'movie-log'
 import { toWebHandler } from 'movie-log/web'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import plugin from '../examples/plugin'
 import { CLI, startServerProcess, stop } from './_processes'
 import { tempFolders } from './_temp'
@@ -23,7 +23,12 @@ const BASE = 'http://localhost/movies'
 const run = promisify(execFile)
 const work = tempFolders()('movie-log-plugins-')
 
-beforeAll(() => registerPlugin(plugin))
+// Taken out again after: the registry is the process's, and other files share this worker.
+let unregister: () => void
+beforeAll(() => {
+  unregister = registerPlugin(plugin)
+})
+afterAll(() => unregister())
 
 const heat = { imdb: 'tt0113277', title: 'Heat', year: 1995 }
 const mpvHook = (fields: Record<string, unknown>) =>
@@ -110,20 +115,24 @@ describe('a plug-in registered by an app', () => {
     expect(half.status).toBe(404)
   })
 
-  it('lets an app replace a shipped scrobble source under its name', async () => {
-    registerPlugin({
+  it('lets an app replace a shipped scrobble source under its name, and take it out', async () => {
+    const unregisterOwn = registerPlugin({
       name: 'own-generic',
       scrobbleSources: [{ name: 'generic', read: () => ({ kind: 'ignored' }) }],
     })
     const handler = toWebHandler(createMovieLog())
-    const response = await handler(
-      new Request(`${BASE}/scrobble/generic`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      }),
-    )
-    expect(response.status).toBe(204)
+    const send = () =>
+      handler(
+        new Request(`${BASE}/scrobble/generic`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      )
+    expect((await send()).status).toBe(204)
+    unregisterOwn()
+    // The shipped one again: an empty body is no scrobble of its.
+    expect((await send()).status).toBe(400)
   })
 })
 

@@ -51,16 +51,20 @@ export class PluginPoint<T> {
 
   /**
    * Adds a plug-in; one added later answers before earlier ones and before what ships, so an app
-   * can replace a built-in one under its name.
+   * can replace a built-in one under its name. Returns what takes it out again.
    *
    * @example
    * ```ts
-   * sources.register({ name: 'kodi', read: readKodi })
+   * const remove = sources.register({ name: 'kodi', read: readKodi })
    * ```
    */
-  register(plugin: T): void {
+  register(plugin: T): () => void {
     this.checked([plugin], 'app')
     this.#added.unshift(plugin)
+    return () => {
+      const at = this.#added.indexOf(plugin)
+      if (at !== -1) this.#added.splice(at, 1)
+    }
   }
 
   /**
