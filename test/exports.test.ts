@@ -24,6 +24,10 @@ describe('the published surface', () => {
       {
         "movie-log": [
           "AddMovieOptions",
+          "Catalog",
+          "CatalogEntry",
+          "CatalogNotLoadedError",
+          "CatalogQuery",
           "ChangeOptions",
           "ChangeRead",
           "Clock",
@@ -149,7 +153,9 @@ describe('the published surface', () => {
           "redis",
         ],
         "movie-log/sqlite": [
+          "ClosableCatalog",
           "StoreAdapter",
+          "openCatalog",
           "sqlite",
         ],
         "movie-log/web": [

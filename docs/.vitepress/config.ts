@@ -57,6 +57,7 @@ export default defineConfig({
           { text: 'Many diaries in one app', link: '/guide/many-diaries' },
           { text: 'Live changes', link: '/guide/live-changes' },
           { text: 'Scrobbles', link: '/guide/scrobbles' },
+          { text: 'The IMDb catalog', link: '/guide/catalog' },
           { text: 'Search and statistics', link: '/guide/search-and-stats' },
           { text: 'The client', link: '/guide/client' },
           { text: 'The server', link: '/guide/server' },
