@@ -39,3 +39,17 @@ export async function loadCatalogFile(
   ])
   return loadSqliteCatalog(path, source, await sqliteOpener(undefined))
 }
+
+/**
+ * The catalog of the store at `url` (see `catalogFileOf`), opened, or `undefined` for a store
+ * that keeps none: read on each question, so one loaded later is used at once.
+ */
+export async function openCatalogOf(
+  url: string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<import('./drivers/sqlite-catalog').ClosableCatalog | undefined> {
+  const path = await catalogFileOf(url, env)
+  if (path === undefined) return undefined
+  const { openCatalog } = await import('./drivers/sqlite-catalog')
+  return openCatalog(path)
+}

@@ -48,7 +48,7 @@ describe('movie-log catalog load', () => {
     expect(loaded.stderr).toBe('')
     expect(loaded.code).toBe(0)
     // 20 rows: a short, a series and an episode left out.
-    expect(loaded.stdout).toBe(`Loaded 17 movies (28 titles to match) into ${catalogFile}\n`)
+    expect(loaded.stdout).toBe(`Loaded 18 movies (29 titles to match) into ${catalogFile}\n`)
   })
 
   it('finds the same title and year first, case, accents and punctuation ignored', async () => {
@@ -59,6 +59,7 @@ describe('movie-log catalog load', () => {
         originalTitle: 'The Matrix',
         year: 1999,
         runtimeMinutes: 136,
+        match: 'title',
       },
     ])
     expect(await links('THE MATRIX!', 1999)).toEqual([tt('tt0133093')])
@@ -93,6 +94,7 @@ describe('movie-log catalog load', () => {
         originalTitle: 'Untitled Project',
         year: undefined,
         runtimeMinutes: undefined,
+        match: 'title',
       },
     ])
   })

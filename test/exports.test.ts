@@ -84,6 +84,10 @@ describe('the published surface', () => {
         ],
         "movie-log/client": [
           "AddMovieOptions",
+          "Catalog",
+          "CatalogEntry",
+          "CatalogNotLoadedError",
+          "CatalogQuery",
           "ChangeOptions",
           "FeedUnavailableError",
           "IdempotencyError",
@@ -110,6 +114,7 @@ describe('the published surface', () => {
           "UnsupportedStoreError",
           "ValidationIssue",
           "WatchOptions",
+          "createCatalogClient",
           "createMovieLogClient",
           "versionOf",
         ],

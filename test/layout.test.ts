@@ -80,7 +80,7 @@ const LAYERS: [layer: string, test: RegExp][] = [
   // search and statistics index), the errors, store URLs.
   [
     'core-port',
-    /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct|words|tallies|catalog|catalog-key|catalog-rows)\.ts$/,
+    /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct|words|tallies|catalog|catalog-key|catalog-rows|catalog-match)\.ts$/,
   ],
   ['entry', /^src\/(index|create|store-urls|store-files)\.ts$/],
   ...['core', 'drivers', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [

@@ -156,11 +156,12 @@ describe('the document', () => {
         '/api/movies',
         '/api/movies/openapi.json',
         '/api/movies/stats',
+        '/api/movies/catalog',
         '/api/movies/{id}',
         '/api/movies/scrobble/{source}',
       ],
     ],
-    ['/', '', ['/', '/openapi.json', '/stats', '/{id}', '/scrobble/{source}']],
+    ['/', '', ['/', '/openapi.json', '/stats', '/catalog', '/{id}', '/scrobble/{source}']],
   ])('is served under basePath %s with its paths under it', async (basePath, prefix, paths) => {
     const handle = toWebHandler(createMovieLog(), { basePath })
     const response = await handle(new Request(`http://movie-log.test${prefix}/openapi.json`))

@@ -5,6 +5,7 @@
  * (the same delivery again), 204 nothing to log, 422 a finished movie without an IMDb id, 400
  * not the source's format.
  */
+import type { Catalog } from '../core/catalog'
 import type { ValidationIssue } from '../core/errors'
 import type { NewMovie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
@@ -25,6 +26,7 @@ import { isFormData, readFormPart } from './form-part'
 import { problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply } from './reply'
 import { isJsonContentType, SCROBBLE_KEY_PREFIX } from './request'
+import { matched } from './scrobble-match'
 
 const isScrobbleSource = (name: string): name is ScrobbleSource =>
   (SCROBBLE_SOURCES as readonly string[]).includes(name)
@@ -32,6 +34,8 @@ const isScrobbleSource = (name: string): name is ScrobbleSource =>
 export interface ScrobbleSettings {
   maxBodyBytes: number
   timeZone: string | undefined
+  /** Where a finished movie without an IMDb id is looked for by its title and year. */
+  catalog: Catalog | undefined
   /** The URL of a logged movie. */
   movieUrl: (id: string) => string
 }
@@ -67,7 +71,7 @@ export async function scrobble(
   // A body left unread (past the limit) cannot be followed by another request on its connection.
   const close: Record<string, string> = body.ended ? {} : { connection: 'close' }
   if (!body.ok) return problemReply(body.status, body.detail, close)
-  const read = readerOf(source)(body.value, receivedAt)
+  const read = await matched(readerOf(source)(body.value, receivedAt), settings.catalog)
   switch (read.kind) {
     case 'ignored':
       return { status: 204, headers: close, body: null }

@@ -15,6 +15,7 @@ import { hostErrorReply, problemReply } from '../http/problem'
 import { toWebResponse } from '../http/reply'
 import { type MovieLog, type MovieLogs, StoreUnavailableError } from '../index'
 import { diaryPage } from '../page/files'
+import { openCatalogOf } from '../store-files'
 import { bearerTokenAuthorizer, ConfigError, configFromEnv, type ServerConfig } from './config'
 import { hostFilter } from './hosts'
 import { createRequestLog } from './request-log'
@@ -54,6 +55,7 @@ export function createApp(
     signal: feeds,
     maxStreams: config.maxStreams,
     timeZone: config.timeZone,
+    catalog: config.catalog,
   }
   if (config.users) options.owner = ownerOfToken(config.users)
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
@@ -96,6 +98,8 @@ export async function startServer(
     throw new ConfigError(`cannot build the diary page (${reason(error)})`)
   })
 
+  // Read from its file on each question: loaded after the start, it is used without a restart.
+  const catalog = await openCatalogOf(config.storeUrl)
   const requestLog = createRequestLog(log)
   // A 5xx's line says why: for a 503, what the store said and its own code.
   const onError = (error: unknown, request: Request) => {
@@ -113,7 +117,9 @@ export async function startServer(
   setMaxListeners(0, feeds.signal)
   // Its requests come straight from node:http: the log may read their bodies from Node.
   const handle = requestLog.timed(
-    readsBodiesFromNode(toNodeHandler(createApp(store, config, onError, feeds.signal))),
+    readsBodiesFromNode(
+      toNodeHandler(createApp(store, { ...config, catalog }, onError, feeds.signal)),
+    ),
   )
   // isProd: fail on a busy port instead of moving to another one; autoClose: signals are ours.
   const listener = await listen(handle, {
@@ -145,7 +151,7 @@ export async function startServer(
       feeds.abort()
       await listener.close()
       stopLogging()
-      await store.close()
+      await Promise.all([store.close(), catalog?.close()])
     },
   }
 }
