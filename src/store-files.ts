@@ -5,7 +5,7 @@
  */
 export async function storeFilesOf(url: string): Promise<string[]> {
   if (!/^sqlite:\/\//i.test(url)) return []
-  const { parseSqliteUrl } = await import('./drivers/sqlite-file')
+  const { parseSqliteUrl } = await import('./drivers/sqlite/file')
   const { path } = parseSqliteUrl(url)
   return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]
 }
@@ -31,11 +31,11 @@ export async function catalogFileOf(
  */
 export async function loadCatalogFile(
   path: string,
-  source: import('./drivers/sqlite-catalog-load').CatalogSource,
-): Promise<import('./drivers/sqlite-catalog-load').CatalogLoadReport> {
+  source: import('./drivers/sqlite/catalog-load').CatalogSource,
+): Promise<import('./drivers/sqlite/catalog-load').CatalogLoadReport> {
   const [{ loadSqliteCatalog }, { sqliteOpener }] = await Promise.all([
-    import('./drivers/sqlite-catalog-load'),
-    import('./drivers/sqlite'),
+    import('./drivers/sqlite/catalog-load'),
+    import('./drivers/sqlite/driver'),
   ])
   return loadSqliteCatalog(path, source, await sqliteOpener(undefined))
 }
@@ -47,9 +47,9 @@ export async function loadCatalogFile(
 export async function openCatalogOf(
   url: string,
   env: Record<string, string | undefined> = process.env,
-): Promise<import('./drivers/sqlite-catalog').ClosableCatalog | undefined> {
+): Promise<import('./drivers/sqlite/catalog').ClosableCatalog | undefined> {
   const path = await catalogFileOf(url, env)
   if (path === undefined) return undefined
-  const { openCatalog } = await import('./drivers/sqlite-catalog')
+  const { openCatalog } = await import('./drivers/sqlite/catalog')
   return openCatalog(path)
 }
