@@ -1,8 +1,7 @@
 /** The IMDb catalog of a movie-log server, over HTTP (`GET {base}/catalog?q=&year=`). */
 import type { Catalog, CatalogEntry } from '../core/catalog'
-import { CatalogNotLoadedError } from '../core/catalog-rows'
 import { type MovieLogClientOptions, sendOptionsOf } from './client'
-import { errorFrom, isLogProblem, readProblem } from './errors'
+import { errorFrom } from './errors'
 import { send } from './send'
 
 /**
@@ -30,19 +29,9 @@ export function createCatalogClient(
       if (year !== undefined) query.set('year', String(year))
       const headers = new Headers(options.headers)
       headers.set('accept', 'application/json')
-      const response = await send(
-        `${base}/catalog?${query}`,
-        { headers },
-        'findInCatalog',
-        sendOptions,
-      )
-      if (response.status === 200)
-        return ((await response.json()) as CatalogEntry[]).slice(0, limit)
-      const problem = await readProblem(response)
-      if (isLogProblem(problem, 'catalog-not-loaded')) {
-        throw new CatalogNotLoadedError(`at ${base}/catalog`)
-      }
-      throw await errorFrom(response, 'findInCatalog', problem)
+      const response = await send(`${base}/catalog?${query}`, { headers }, 'find', sendOptions)
+      if (response.status !== 200) throw await errorFrom(response, 'find')
+      return ((await response.json()) as CatalogEntry[]).slice(0, limit)
     },
   }
 }
