@@ -6,7 +6,8 @@
  * Redis Cluster, with and without the wait for a replica (bench/cluster.ts), then the live
  * feed: from a 201 to its event at 100 and 1,000 open feeds, and an idle feed's memory
  * (bench/live.ts); then `movie-log serve` on SQLite while `movie-log import` writes its file
- * (bench/import-stall.ts).
+ * (bench/import-stall.ts); then `movie-log catalog load` of a synthetic 1,000,000-row IMDb
+ * title.basics.tsv.gz and `find` over it (bench/catalog.ts).
  * Writes bench/RESULTS.md, ending with bench/NOTES.md (what the figures mean). Settings:
  * BENCH_SECONDS (5), BENCH_ROUNDS (4), BENCH_WARMUP_SECONDS (2), BENCH_SIZES (1000,10000,100000),
  * BENCH_POSTGRES_ADMIN_URL, BENCH_PIN (1: pin to CPUs; unpinned by default), BENCH_COLD_RUNS (30), BENCH_ONLY
@@ -16,6 +17,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
+import { catalogReport, catalogRun } from './catalog'
 import { type ClusterRow, clusterReport, clusterRun } from './cluster'
 import { type ColdStartRow, coldStart, coldStartReport, coldStartTarget } from './cold-start'
 import { hostsRun } from './hosts'
@@ -309,7 +311,13 @@ ${rounds.join('\n')}`)
   const cluster = await clusterRun(log)
   const live = await liveRun(log)
   const stall = await importStallRun(log)
-  const results = report(cold, samples, paired, hosts, scale, cluster, live, stall)
+  const catalog = await catalogRun(log)
+  const results = `${report(cold, samples, paired, hosts, scale, cluster, live, stall)}
+
+## The IMDb catalog: a 1,000,000-row title.basics.tsv.gz loaded, then find
+
+${catalogReport(catalog)}
+`
   writeFileSync(new URL('./RESULTS.md', import.meta.url), results)
   console.log(results)
 }

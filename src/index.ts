@@ -1,5 +1,7 @@
 /** @module movie-log: the framework-agnostic core, a movie log over a store URL or a keyv store. */
 
+export type { Catalog, CatalogEntry, CatalogQuery } from './core/catalog'
+export { CatalogNotLoadedError } from './core/catalog-rows'
 export type { MovieChanges } from './core/changes'
 export type { ChangeOptions } from './core/corrections'
 export type {

@@ -24,6 +24,10 @@ describe('the published surface', () => {
       {
         "movie-log": [
           "AddMovieOptions",
+          "Catalog",
+          "CatalogEntry",
+          "CatalogNotLoadedError",
+          "CatalogQuery",
           "ChangeOptions",
           "ChangeRead",
           "Clock",
@@ -92,6 +96,10 @@ describe('the published surface', () => {
         ],
         "movie-log/client": [
           "AddMovieOptions",
+          "Catalog",
+          "CatalogEntry",
+          "CatalogNotLoadedError",
+          "CatalogQuery",
           "ChangeOptions",
           "FeedUnavailableError",
           "IdempotencyError",
@@ -118,6 +126,7 @@ describe('the published surface', () => {
           "UnsupportedStoreError",
           "ValidationIssue",
           "WatchOptions",
+          "createCatalogClient",
           "createMovieLogClient",
           "versionOf",
         ],
@@ -161,7 +170,9 @@ describe('the published surface', () => {
           "redis",
         ],
         "movie-log/sqlite": [
+          "ClosableCatalog",
           "StoreAdapter",
+          "openCatalog",
           "sqlite",
         ],
         "movie-log/web": [

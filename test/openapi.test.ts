@@ -171,12 +171,17 @@ describe('the document', () => {
         '/api/movies',
         '/api/movies/openapi.json',
         '/api/movies/stats',
+        '/api/movies/catalog',
         '/api/movies/{id}',
         '/api/movies/scrobble/{source}',
         ...TRAKT.map((path) => `/api/movies${path}`),
       ],
     ],
-    ['/', '', ['/', '/openapi.json', '/stats', '/{id}', '/scrobble/{source}', ...TRAKT]],
+    [
+      '/',
+      '',
+      ['/', '/openapi.json', '/stats', '/catalog', '/{id}', '/scrobble/{source}', ...TRAKT],
+    ],
   ])('is served under basePath %s with its paths under it', async (basePath, prefix, paths) => {
     const handle = toWebHandler(createMovieLog(), { basePath })
     const response = await handle(new Request(`http://movie-log.test${prefix}/openapi.json`))

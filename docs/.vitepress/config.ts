@@ -59,6 +59,7 @@ export default defineConfig({
           { text: 'Scrobbles', link: '/guide/scrobbles' },
           { text: 'Plug-ins', link: '/guide/plugins' },
           { text: 'Leave Trakt', link: '/guide/trakt' },
+          { text: 'The IMDb catalog', link: '/guide/catalog' },
           { text: 'Search and statistics', link: '/guide/search-and-stats' },
           { text: 'Ratings and tags', link: '/guide/ratings-and-tags' },
           { text: 'The client', link: '/guide/client' },

@@ -17,6 +17,7 @@ const movieLog = defineCommand({
     copy: () => import('./copy').then((command) => command.default),
     user: () => import('./user').then((command) => command.default),
     stats: () => import('./stats').then((command) => command.default),
+    catalog: () => import('./catalog').then((command) => command.default),
   },
 })
 

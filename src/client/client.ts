@@ -8,7 +8,7 @@ import type { MovieStats, StatsOptions } from '../core/stats'
 import { type LogChange, setWatchStart, type WatchOptions, watchStartOf } from '../core/watch'
 import { errorFrom, isLogProblem, readProblem } from './errors'
 import { type NotALogAnswer, notALogError } from './not-a-log'
-import { send } from './send'
+import { type SendOptions, send } from './send'
 import type { FeedConnection } from './watch'
 
 /**
@@ -40,6 +40,15 @@ export interface MovieLogClientOptions {
   timeoutMs?: number
 }
 
+/** The options `send` takes, with the client's defaults. */
+export function sendOptionsOf(options: MovieLogClientOptions): SendOptions {
+  return {
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    retries: options.retries ?? 6,
+    timeoutMs: options.timeoutMs ?? 10_000,
+  }
+}
+
 // The pages a full list is walked in: the handler's default largest page.
 const WALK_PAGE_SIZE = 1000
 const NEXT_LINK = /<([^>]*)>\s*;\s*rel="?next"?/
@@ -68,11 +77,7 @@ export function createMovieLogClient(
   options: MovieLogClientOptions = {},
 ): MovieLog {
   const base = String(url).replace(/\/+$/, '')
-  const sendOptions = {
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-    retries: options.retries ?? 6,
-    timeoutMs: options.timeoutMs ?? 10_000,
-  }
+  const sendOptions = sendOptionsOf(options)
 
   const call = (target: string, operation: string, init: RequestInit = {}) => {
     const headers = new Headers(options.headers)

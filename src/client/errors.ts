@@ -1,4 +1,5 @@
 /** Reading problem details (RFC 9457) back into the core's error classes. */
+import { CatalogNotLoadedError } from '../core/catalog-rows'
 import {
   FeedUnavailableError,
   IdempotencyError,
@@ -90,6 +91,8 @@ export async function errorFrom(
       return new NamespaceConflictError(detail)
     case 'feed-unavailable':
       return new FeedUnavailableError(detail)
+    case 'catalog-not-loaded':
+      return new CatalogNotLoadedError('on the server')
   }
   return new MovieLogHttpError(response.status, problem)
 }

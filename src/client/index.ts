@@ -1,5 +1,7 @@
 /** @module movie-log/client: the movie log over HTTP, for browsers, Deno, Bun, Workers and Node. */
 
+export type { Catalog, CatalogEntry, CatalogQuery } from '../core/catalog'
+export { CatalogNotLoadedError } from '../core/catalog-rows'
 export type { MovieChanges } from '../core/changes'
 export type { ChangeOptions } from '../core/corrections'
 export {
@@ -23,5 +25,6 @@ export type { MovieSort } from '../core/range'
 export { type StoreFailureReason, StoreUnavailableError } from '../core/store-failure'
 export { versionOf } from '../core/version'
 export type { LogChange, WatchOptions } from '../core/watch'
+export { createCatalogClient } from './catalog'
 export { createMovieLogClient, type MovieLogClientOptions } from './client'
 export { MovieLogHttpError } from './errors'

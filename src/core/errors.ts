@@ -20,6 +20,7 @@ export type MovieLogErrorCode =
   | 'MOVIE_NOT_FOUND'
   | 'PRECONDITION_FAILED'
   | 'INVALID_OWNER'
+  | 'CATALOG_NOT_LOADED'
 
 /** The message of the one issue about a body itself, not a field: its `path` is `''`. */
 export const NOT_A_JSON_OBJECT = 'must be a JSON object'
@@ -70,6 +71,7 @@ export class MovieLogError extends Error {
     'MovieNotFoundError',
     'PreconditionFailedError',
     'InvalidOwnerError',
+    'CatalogNotLoadedError',
   ]
 
   /**

@@ -63,8 +63,11 @@ export type Scrobble =
   | Rated
   /** Anything but a finished movie: a play, a pause, an episode, a movie stopped early. */
   | { kind: 'ignored' }
-  /** A finished movie the log cannot take: what is missing, by the payload's own names. */
-  | { kind: 'incomplete'; issues: ValidationIssue[] }
+  /**
+   * A finished movie the log cannot take: what is missing, by the payload's own names. Without
+   * an IMDb id, the watch itself (`unmatched`): a catalog may still find its IMDb entry.
+   */
+  | { kind: 'incomplete'; issues: ValidationIssue[]; unmatched?: Omit<Watched, 'kind' | 'imdbId'> }
   /** Not the source's format at all, or a field of it that says nothing real (`issues`). */
   | { kind: 'malformed'; detail: string; issues?: ValidationIssue[] }
 
@@ -135,6 +138,6 @@ export function finishedMovie(
   watch: Omit<Watched, 'kind' | 'imdbId'>,
   missing = 'is missing: this movie has no IMDb id',
 ): Scrobble {
-  if (!imdbId) return { kind: 'incomplete', issues: [{ path, message: missing }] }
+  if (!imdbId) return { kind: 'incomplete', issues: [{ path, message: missing }], unmatched: watch }
   return { kind: 'watched', imdbId, ...watch }
 }

@@ -1,3 +1,4 @@
+import type { Catalog } from '../core/catalog'
 import type { CorsOrigins } from './cors'
 
 /**
@@ -75,6 +76,12 @@ export interface MovieLogHttpOptions {
    * `'Europe/Paris'`. Default: the runtime's own zone.
    */
   timeZone?: string
+  /**
+   * The IMDb catalog (`openCatalog` from `movie-log/sqlite`): `GET {base}/catalog?q=&year=`
+   * answers from it, and a scrobble without an IMDb id is matched through it. Default: none
+   * (the route answers a 404 problem naming `movie-log catalog load`).
+   */
+  catalog?: Catalog
 }
 
 /**

@@ -91,6 +91,8 @@ const BY_CODE: Record<MovieLogErrorCode, { status: number; title: string; slug: 
   },
   // The host's `owner` function named one movie-log cannot keep apart: the host's bug.
   INVALID_OWNER: { status: 500, title: 'Invalid owner', slug: 'invalid-owner' },
+  // GET /catalog before `movie-log catalog load`: nothing there yet, the detail says how to load.
+  CATALOG_NOT_LOADED: { status: 404, title: 'Catalog not loaded', slug: 'catalog-not-loaded' },
 }
 
 // What a 503 tells the client (and the operator it forwards it to): what happened, no internals.
@@ -183,6 +185,7 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
     case 'IDEMPOTENCY_KEY_IN_FLIGHT':
     case 'MOVIE_NOT_FOUND':
     case 'PRECONDITION_FAILED':
+    case 'CATALOG_NOT_LOADED':
       return `${error.message}.`
   }
 }

@@ -2,6 +2,7 @@ import type { Movie, NewMovie } from '../core/movie'
 import type { MovieLog, MovieLogs } from '../core/movie-log'
 import { acceptsJson, listTypeOf } from './accept'
 import { readJsonBody } from './body'
+import { catalogReply } from './catalog'
 import { etagOf } from './conditions'
 import { addCorsHeaders, isPreflight, preflightReply } from './cors'
 import { crossSiteRefusal } from './cross-site'
@@ -30,6 +31,7 @@ import { createStreamLimit } from './stream-limit'
 // from there would load the document's code with every handler.
 const OPENAPI_FILE = 'openapi.json'
 const STATS_PATH = 'stats'
+const CATALOG_PATH = 'catalog'
 // Every read of the log may depend on who asks (authorize, owner): no shared cache keeps it, and
 // the browser's asks again each time, by the ETag where there is one (a 304 costs no body).
 const READ_CACHE = 'private, no-cache'
@@ -140,6 +142,7 @@ export function createMovieLogReplier(
       scrobble(log, request, source, {
         maxBodyBytes,
         timeZone: options.timeZone,
+        catalog: options.catalog,
         movieUrl: (id) => movieUrl({ id }, url),
       }),
     )
@@ -202,8 +205,9 @@ export function createMovieLogReplier(
       return openApiReply()
     }
     if (!action) return methodNotAllowed(allowed)
-    // The statistics are a reading of the whole list: guarded as the list is.
-    const stats = target.kind === 'item' && target.id === STATS_PATH
+    // The statistics are a reading of the whole list: guarded as the list is. So is the catalog.
+    const catalog = target.kind === 'item' && target.id === CATALOG_PATH
+    const stats = catalog || (target.kind === 'item' && target.id === STATS_PATH)
     if (stats && action !== 'read') return methodNotAllowed('GET, HEAD')
     // Before the owner, `authorize` and the body: a forged write costs nothing and learns nothing.
     const crossSite =
@@ -221,7 +225,7 @@ export function createMovieLogReplier(
     if (refusal) return refusal
     if (stats) {
       if (!acceptsJson(request.headers.get('accept'))) return notAcceptable(JSON_TYPE)
-      return statsReply(log, url)
+      return catalog ? catalogReply(options.catalog, url) : statsReply(log, url)
     }
     switch (action) {
       case 'add':

@@ -5,6 +5,7 @@
  * (the same delivery again), 204 nothing to log, 422 a finished movie without an IMDb id, 400
  * not the source's format; a rating (Plex's `media.rate`) rates the latest entry of its movie.
  */
+import type { Catalog } from '../core/catalog'
 import type { ValidationIssue } from '../core/errors'
 import { type NewMovie, parseNewMovie } from '../core/movie'
 import type { MovieLog } from '../core/movie-log'
@@ -17,12 +18,15 @@ import { isFormData, readFormPart } from './form-part'
 import { problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply } from './reply'
 import { isJsonContentType, SCROBBLE_KEY_PREFIX } from './request'
+import { matched } from './scrobble-match'
 import { rateLatest } from './scrobble-rate'
 import { oncePerWindow } from './scrobble-window'
 
 export interface ScrobbleSettings {
   maxBodyBytes: number
   timeZone: string | undefined
+  /** Where a finished movie without an IMDb id is looked for by its title and year. */
+  catalog: Catalog | undefined
   /** The URL of a logged movie. */
   movieUrl: (id: string) => string
 }
@@ -47,7 +51,7 @@ export async function scrobble(
   // A body left unread (past the limit) cannot be followed by another request on its connection.
   const close: Record<string, string> = body.ended ? {} : { connection: 'close' }
   if (!body.ok) return problemReply(body.status, body.detail, close)
-  const read = await source.read(body.value, receivedAt)
+  const read = await matched(await source.read(body.value, receivedAt), settings.catalog)
   switch (read.kind) {
     case 'ignored':
       return { status: 204, headers: close, body: null }

@@ -16,10 +16,12 @@
  *                                                           names only; else any
  *   MOVIE_LOG_MAX_STREAMS         exports, live feeds and streamed lists open at once  default 256
  *   MOVIE_LOG_TIME_ZONE           the IANA zone a scrobble's watch is written in
+ *   MOVIE_LOG_CATALOG             the IMDb catalog's SQLite file (default: beside a SQLite diary)
  *                                                           default: the process's own zone
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import type { Catalog } from '../core/catalog'
 import { checkHttpOptions, type MovieLogAction } from '../http/options'
 import { hostEntryProblem } from './hosts'
 import { parseUsers, type User } from './users'
@@ -42,6 +44,8 @@ export interface ServerConfig {
   maxStreams?: number
   /** The IANA zone scrobbles are written in (MOVIE_LOG_TIME_ZONE); else the process's own. */
   timeZone?: string
+  /** The IMDb catalog (MOVIE_LOG_CATALOG, else beside a SQLite diary), opened by the server. */
+  catalog?: Catalog
 }
 
 /** A configuration the server cannot start with. Its message is the one line it prints. */

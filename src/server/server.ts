@@ -14,6 +14,7 @@ import { hostErrorReply, problemReply } from '../http/problem'
 import { toWebResponse } from '../http/reply'
 import { type MovieLog, type MovieLogs, StoreUnavailableError } from '../index'
 import { diaryPage } from '../page/server/files'
+import { openCatalogOf } from '../store-files'
 import { bearerTokenAuthorizer, ConfigError, configFromEnv, type ServerConfig } from './config'
 import { hostFilter } from './hosts'
 import { createRequestLog } from './request-log'
@@ -53,6 +54,7 @@ export function createApp(
     signal: feeds,
     maxStreams: config.maxStreams,
     timeZone: config.timeZone,
+    catalog: config.catalog,
   }
   if (config.users) options.owner = ownerOfToken(config.users)
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
@@ -95,6 +97,8 @@ export async function startServer(
     throw new ConfigError(`cannot build the diary page (${reason(error)})`)
   })
 
+  // Read from its file on each question: loaded after the start, it is used without a restart.
+  const catalog = await openCatalogOf(config.storeUrl)
   const requestLog = createRequestLog(log)
   // A 5xx's line says why: for a 503, what the store said and its own code.
   const onError = (error: unknown, request: Request) => {
@@ -110,7 +114,9 @@ export async function startServer(
   const feeds = new AbortController()
   // Every open feed listens on it: 1,000 feeds are not a leak (Node warns past 10).
   setMaxListeners(0, feeds.signal)
-  const handle = requestLog.timed(toNodeHandler(createApp(store, config, onError, feeds.signal)))
+  const handle = requestLog.timed(
+    toNodeHandler(createApp(store, { ...config, catalog }, onError, feeds.signal)),
+  )
   // isProd: fail on a busy port instead of moving to another one; autoClose: signals are ours.
   const listener = await listen(handle, {
     port: config.port,
@@ -141,7 +147,7 @@ export async function startServer(
       feeds.abort()
       await listener.close()
       stopLogging()
-      await store.close()
+      await Promise.all([store.close(), catalog?.close()])
     },
   }
 }

@@ -201,6 +201,9 @@ export const RESPONSES: Record<string, JsonSchema> = {
     headers: { ETag: headerRef('ETag') },
   },
   UnprocessableContent: problem('This Idempotency-Key was already used to add another movie.'),
+  CatalogNotLoaded: problem(
+    'No IMDb catalog is loaded: the detail names `movie-log catalog load`.',
+  ),
   NoSuchSource: problem(
     'There is no scrobble source of that name: plex, jellyfin, emby or generic.',
   ),
@@ -233,6 +236,7 @@ const STATUS_OF = {
   UnsupportedPatchType: 415,
   UnprocessableContent: 422,
   NoSuchSource: 404,
+  CatalogNotLoaded: 404,
   ScrobbleIncomplete: 422,
   InternalServerError: 500,
   ServiceUnavailable: 503,

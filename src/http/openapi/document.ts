@@ -4,6 +4,7 @@
  * schemas.ts), and the reply that serves it. A new route is one more piece in ROUTES.
  */
 import { jsonReply, type Reply } from '../reply'
+import { findInCatalog } from './catalog'
 import {
   HEADERS,
   type JsonSchema,
@@ -125,7 +126,17 @@ const scrobbles: RoutePiece = {
   },
 }
 
-const ROUTES: readonly RoutePiece[] = [collection, document, stats, movie, scrobbles]
+/** `/catalog`: IMDb entries for a title (a concrete path, matched before `/{id}`). */
+const catalog: RoutePiece = {
+  path: '/catalog',
+  item: {
+    get: findInCatalog,
+    head: headOf(findInCatalog, 'headCatalog', 'IMDb entries for a title, headers only'),
+    options: preflight('preflightCatalog'),
+  },
+}
+
+const ROUTES: readonly RoutePiece[] = [collection, document, stats, catalog, movie, scrobbles]
 
 /**
  * The OpenAPI 3.1 document of a handler mounted at `basePath` (`'/movies'`, as hosts send it:

@@ -15,7 +15,7 @@ import {
 const json = (schema: unknown) => ({ 'application/json': { schema } })
 
 // What a read of the log may answer besides its 200 (the list, the statistics).
-const READ_PROBLEMS = problems(
+export const READ_PROBLEMS = problems(
   'BadRequest',
   'Unauthorized',
   'Forbidden',

@@ -3,7 +3,7 @@
  * searched by words, and the year in review. With
  * the server out of reach, the diary last seen on this device, and adds kept until it is back.
  */
-import { StoreUnavailableError } from '../../client/index'
+import { createCatalogClient, StoreUnavailableError } from '../../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
 import { connectTrakt, showWebhooks } from './connect'
@@ -15,6 +15,7 @@ import { movieItem } from './movie-item'
 import { openOutbox } from './outbox'
 import { createReview } from './review'
 import { createSearch } from './search'
+import { suggestTitles } from './suggest'
 import { createTagChoices } from './tag-choices'
 import { SUGGESTIONS } from './tags'
 import { Cancelled, createSession } from './token'
@@ -172,6 +173,15 @@ const form = createMovieForm(
   undefined,
   byId('add'),
 )
+// Its title suggests IMDb entries, asked with the token of the moment; a suggestion lost is
+// not asked again (the next key asks anew).
+suggestTitles(form.form, () => {
+  const token = session.token()
+  return createCatalogClient(logUrl, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    retries: 0,
+  })
+})
 const adds = createAdds(session, () => outbox, {
   form,
   waiting: byId('waiting'),
