@@ -1,23 +1,38 @@
-/** An import file (NDJSON, the log's CSV, IMDb's ratings CSV) as import rows, read as a stream. */
+/**
+ * An import file (NDJSON, the log's CSV, IMDb's ratings CSV) as import rows, read as a stream; a
+ * Letterboxd, Trakt or Netflix history is told apart and read whole, for importHistory.
+ */
 import { createReadStream } from 'node:fs'
 import { Readable } from 'node:stream'
 import { parse } from 'csv-parse'
 import { isImdbHeader, movieFromImdb } from '../formats/imdb'
-import { MOVIE_CSV_COLUMNS, movieFromCsv } from '../formats/movie-csv'
+import { CANDIDATES_COLUMN, MOVIE_CSV_COLUMNS, movieFromCsv } from '../formats/movie-csv'
 import type { ImportRow } from '../index'
 import { listed, printable } from './printable'
+import { HISTORY_FORMATS, type HistoryFormat, historyFormatOf, isZip } from './read-history'
 import { readNdjson } from './read-ndjson'
 import { splitRecords } from './split-records'
 
 /** The formats `movie-log import` reads; `auto` tells them apart by the first bytes. */
-export const IMPORT_FORMATS = ['auto', 'ndjson', 'csv', 'imdb'] as const
+export const IMPORT_FORMATS = ['auto', 'ndjson', 'csv', 'imdb', ...HISTORY_FORMATS] as const
 export type ImportFormat = (typeof IMPORT_FORMATS)[number]
 
-/** The rows of `file` (`-`: standard input), and how many bytes were read so far. */
+// A history is read whole (its reviews join its diary, its days' form is told from all of them):
+// a bound far above any service's export keeps a wrong file from filling memory.
+const MAX_HISTORY_BYTES = 256 * 1024 * 1024
+
+/**
+ * The rows of `file` (`-`: standard input), and how many bytes were read so far; for a history
+ * (Letterboxd, Trakt, Netflix) its bytes and service instead, and no rows.
+ */
 export async function readRows(
   file: string,
   format: ImportFormat,
-): Promise<{ rows: AsyncIterable<ImportRow>; bytesRead: () => number }> {
+): Promise<{
+  rows: AsyncIterable<ImportRow>
+  bytesRead: () => number
+  history?: { format: HistoryFormat; bytes: Buffer }
+}> {
   const input = file === '-' ? process.stdin : createReadStream(file)
   let bytes = 0
   input.on('data', (chunk: Buffer) => {
@@ -25,25 +40,54 @@ export async function readRows(
   })
   const source = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>
   const first = await source.next()
+  // The first chunk, read to tell the format, goes back in front of the rest.
+  const chunks = replay(first, source)
+  const history =
+    format === 'auto'
+      ? first.done
+        ? undefined
+        : historyFormatOf(first.value)
+      : HISTORY_FORMATS.find((name) => name === format)
+  if (history) {
+    return {
+      rows: noRows(),
+      bytesRead: () => bytes,
+      history: { format: history, bytes: await whole(chunks, file) },
+    }
+  }
   if (!first.done && isZip(first.value)) {
     input.destroy()
     throw new Error(
-      `${file === '-' ? 'standard input' : file} is a zip archive: movie-log import reads NDJSON or CSV; unzip it and import the file inside`,
+      `${file === '-' ? 'standard input' : file} is a zip archive: movie-log import reads a Letterboxd export zipped (--format letterboxd or auto), NDJSON or CSV`,
     )
   }
-  // The first chunk, read to tell the format, goes back in front of the rest.
-  const chunks = replay(first, source)
   const head = first.done ? '' : first.value.toString('utf8', 0, 64).replace(/^\uFEFF/, '')
-  const kind = format === 'auto' ? (/^\s*\{/.test(head) ? 'ndjson' : 'any-csv') : format
+  const kind =
+    format === 'auto'
+      ? /^\s*\{/.test(head)
+        ? 'ndjson'
+        : 'any-csv'
+      : (format as 'ndjson' | 'csv' | 'imdb')
   const rows = kind === 'ndjson' ? readNdjson(chunks) : readCsv(chunks, kind)
   return { rows, bytesRead: () => bytes }
 }
 
-// A zip's local file header (or the end record of an empty zip): PK\x03\x04, PK\x05\x06.
-const isZip = (head: Buffer) =>
-  head[0] === 0x50 &&
-  head[1] === 0x4b &&
-  ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))
+const noRows = async function* (): AsyncGenerator<ImportRow> {}
+
+async function whole(chunks: AsyncIterable<Buffer>, file: string): Promise<Buffer> {
+  const read: Buffer[] = []
+  let size = 0
+  for await (const chunk of chunks) {
+    size += chunk.length
+    if (size > MAX_HISTORY_BYTES) {
+      throw new Error(
+        `${file === '-' ? 'standard input' : file} is over 256 MiB: larger than any history export`,
+      )
+    }
+    read.push(chunk)
+  }
+  return Buffer.concat(read)
+}
 
 async function* replay(first: IteratorResult<Buffer>, rest: AsyncIterator<Buffer>) {
   if (first.done) return
@@ -119,9 +163,9 @@ function pickReader(header: string[], kind: 'csv' | 'imdb' | 'any-csv', line: nu
     }
     return movieFromImdb
   }
-  const unknown = header.filter(
-    (column) => !(MOVIE_CSV_COLUMNS as readonly string[]).includes(column),
-  )
+  // An import's unmatched file, corrected, has its candidates still: read past them.
+  const known: readonly string[] = [...MOVIE_CSV_COLUMNS, CANDIDATES_COLUMN]
+  const unknown = header.filter((column) => !known.includes(column))
   if (unknown.length > 0) {
     throw new Error(
       `line ${line}: the CSV header has ${listed(unknown, (c) => `'${printable(c)}'`)}: the columns are ${MOVIE_CSV_COLUMNS.join(',')} (or an IMDb ratings export)`,

@@ -13,6 +13,9 @@ export const MOVIE_CSV_COLUMNS = [
   'notes',
 ] as const
 
+/** The column an import's unmatched file adds (src/formats/unmatched-csv.ts): read past. */
+export const CANDIDATES_COLUMN = 'candidates'
+
 // A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 const FORMULA_START = /^[=+\-@\t\r]/
 // A cell that already starts with the guard and one of those: guarded too, so reading strips
@@ -64,7 +67,7 @@ export function movieFromCsv(
   const movie: Record<string, unknown> = {}
   header.forEach((column, index) => {
     const cell = unguardCell(record[index] as string)
-    if (column === 'id' && cell === '') return
+    if ((column === 'id' && cell === '') || column === CANDIDATES_COLUMN) return
     movie[column] = column === 'releaseYear' && /^\d{1,9}$/.test(cell) ? Number(cell) : cell
   })
   return { movie }
