@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { defineConfig } from 'tsup'
-import { createOpenApiDocument } from './src/openapi/document'
-import { buildPage, bundlePage } from './src/page/build'
+import { createOpenApiDocument } from './src/http/openapi/document'
+import { buildPage, bundlePage } from './src/page/server/build'
 
 const LIBRARY = {
   index: 'src/index.ts',
@@ -9,15 +9,15 @@ const LIBRARY = {
   h3: 'adapters/h3.ts',
   node: 'adapters/node.ts',
   client: 'src/client/index.ts',
-  page: 'src/page/handler.ts',
+  page: 'src/page/server/handler.ts',
   // movie-log/page under the workerd and worker conditions: the page built into the bundle.
-  'page-worker': 'src/page/handler-worker.ts',
+  'page-worker': 'src/page/server/handler-worker.ts',
   // The stores, one subpath each (movie-log/sqlite): an app's bundle holds the ones it imports.
-  memory: 'src/drivers/entries/memory.ts',
-  sqlite: 'src/drivers/entries/sqlite.ts',
-  postgres: 'src/drivers/entries/postgres.ts',
-  redis: 'src/drivers/entries/redis.ts',
-  d1: 'src/drivers/entries/d1.ts',
+  memory: 'src/drivers/memory/index.ts',
+  sqlite: 'src/drivers/sqlite/index.ts',
+  postgres: 'src/drivers/postgres/index.ts',
+  redis: 'src/drivers/redis/index.ts',
+  d1: 'src/drivers/d1/index.ts',
 }
 
 export default defineConfig({

@@ -13,11 +13,11 @@ export default defineConfig({
       { find: /^movie-log\/h3$/, replacement: here('./adapters/h3.ts') },
       { find: /^movie-log\/node$/, replacement: here('./adapters/node.ts') },
       { find: /^movie-log\/client$/, replacement: here('./src/client/index.ts') },
-      { find: /^movie-log\/page$/, replacement: here('./src/page/handler.ts') },
+      { find: /^movie-log\/page$/, replacement: here('./src/page/server/handler.ts') },
       // The stores' subpaths, which store URLs load on first use too.
       {
         find: /^movie-log\/(memory|sqlite|postgres|redis|d1)$/,
-        replacement: here('./src/drivers/entries/$1.ts'),
+        replacement: here('./src/drivers/$1/index.ts'),
       },
       { find: /^movie-log$/, replacement: here('./src/index.ts') },
       // MOVIE_LOG_KEYV=6: movie-log's own keyv (and the tests') is keyv 6, as npm installs it

@@ -9,9 +9,9 @@ import { SOLE_OWNER } from '../src/core/driver'
 import { createUuidV7Generator } from '../src/core/id'
 import type { Movie } from '../src/core/movie'
 import { termsOf } from '../src/core/tallies'
-import { openPostgresDriver } from '../src/drivers/postgres'
-import { movieText } from '../src/drivers/sql-driver'
-import { openSqliteDriver } from '../src/drivers/sqlite'
+import { openPostgresDriver } from '../src/drivers/postgres/driver'
+import { movieText } from '../src/drivers/sql/driver'
+import { openSqliteDriver } from '../src/drivers/sqlite/driver'
 import { seededMovie } from './seed'
 
 const generateId = createUuidV7Generator()

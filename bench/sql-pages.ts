@@ -47,8 +47,8 @@ try {
       }
     } finally {
       await log.close()
-      const { openSqliteDriver } = await import('../src/drivers/sqlite')
-      const { openPostgresDriver } = await import('../src/drivers/postgres')
+      const { openSqliteDriver } = await import('../src/drivers/sqlite/driver')
+      const { openPostgresDriver } = await import('../src/drivers/postgres/driver')
       const open = store === 'SQLite' ? openSqliteDriver : openPostgresDriver
       const driver = await open(url, { namespace, connectTimeoutMs: 2000 })
       await driver.drop('')

@@ -12,7 +12,7 @@ import { LogContext, type MovieLog, type MovieLogOptions, type MovieLogs } from 
 import { checkOwner } from './core/owner'
 import { isStoreAdapter, type StoreAdapter } from './core/store-adapter'
 import { type MovieLogStore, storeForKeyv, toKeyv } from './drivers'
-import { classifyNodeFailure } from './drivers/failures'
+import { classifyNodeFailure } from './drivers/shared/failures'
 import { storeOfUrl } from './store-urls'
 
 export type { StoreAdapter, StoreOpenOptions } from './core/store-adapter'
@@ -26,7 +26,7 @@ export interface ClosableMovieLog extends MovieLog {
 
 // The one way to tell a package that is not installed, for the server and the command, which
 // see the drivers only through this root.
-export { missingPackageOf } from './drivers/peer'
+export { missingPackageOf } from './drivers/shared/peer'
 
 // One generator for the process, so that logs sharing a store keep their adds in order.
 const processIdGenerator = createUuidV7Generator()

@@ -54,4 +54,4 @@ export {
   type StoreOpener,
   type StoreOpenOptions,
 } from './create'
-export type { MovieLogStore } from './drivers/keyv'
+export type { MovieLogStore } from './drivers/shared/keyv'

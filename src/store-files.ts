@@ -5,7 +5,7 @@
  */
 export async function storeFilesOf(url: string): Promise<string[]> {
   if (!/^sqlite:\/\//i.test(url)) return []
-  const { parseSqliteUrl } = await import('./drivers/sqlite-file')
+  const { parseSqliteUrl } = await import('./drivers/sqlite/file')
   const { path } = parseSqliteUrl(url)
   return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]
 }

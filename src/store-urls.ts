@@ -9,9 +9,9 @@ import type { StoreDriver } from './core/driver'
 import { UnsupportedStoreError } from './core/errors'
 import type { StoreAdapter, StoreOpenOptions } from './core/store-adapter'
 import { redact } from './core/store-url'
-import { classifyNodeFailure } from './drivers/failures'
-import { type DriverName, loadDriver } from './drivers/load'
-import { memory } from './drivers/memory'
+import { memory } from './drivers/memory/driver'
+import { classifyNodeFailure } from './drivers/shared/failures'
+import { type DriverName, loadDriver } from './drivers/shared/load'
 
 /**
  * Opens the driver for a store URL's scheme. Register one with `registerStoreOpener` to plug in

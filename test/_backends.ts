@@ -6,10 +6,10 @@ import type { StoreBackend } from './_store-suite'
 /** The driver a store URL opens, for a test to clean up with. */
 export async function openUrlDriver(url: string, options: StoreOpenOptions): Promise<StoreDriver> {
   if (url.startsWith('sqlite:'))
-    return (await import('../src/drivers/sqlite')).openSqliteDriver(url, options)
+    return (await import('../src/drivers/sqlite/driver')).openSqliteDriver(url, options)
   if (url.startsWith('postgres'))
-    return (await import('../src/drivers/postgres')).openPostgresDriver(url, options)
-  return (await import('../src/drivers/redis')).openRedisDriver(url, options)
+    return (await import('../src/drivers/postgres/driver')).openPostgresDriver(url, options)
+  return (await import('../src/drivers/redis/driver')).openRedisDriver(url, options)
 }
 
 /** A driver as `createMovieLog` gets it: a store to open (Redis under a Keyv) is opened. */

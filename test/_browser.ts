@@ -1,16 +1,17 @@
 /**
- * A real Chromium for the page tests: Debian's `chromium` driven by playwright-core through its
- * executable path (no browser can be downloaded here), axe-core injected into the page, and
- * the example server serving a freshly built page.
+ * What the page tests share: the run's one Chromium (`_chromium.ts`), axe-core injected into
+ * the page, and the example server serving the page the run built.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { delimiter, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { buildPage } from '../src/page/build'
+import type { Page } from 'playwright-core'
+import { CHROMIUM } from './_chromium'
 import { type ServerProcess, startServerProcess, stop } from './_processes'
 import { tempFolders } from './_temp'
+
+export { CHROMIUM, launchChromium } from './_chromium'
 
 const require = createRequire(import.meta.url)
 
@@ -32,16 +33,6 @@ export function screenshots(): (name: string) => string {
 }
 const SHOTS = fileURLToPath(new URL('../src/page/screenshots/', import.meta.url))
 
-/** Where Chromium is: CHROMIUM_PATH, Debian's package, or `chromium` on PATH. */
-export const CHROMIUM = [
-  process.env.CHROMIUM_PATH,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  ...(process.env.PATH ?? '').split(delimiter).map((folder) => folder && join(folder, 'chromium')),
-]
-  .filter((path): path is string => Boolean(path))
-  .find((path) => existsSync(path))
-
 /**
  * Why the browser suites do not run here, or undefined when they do: they run wherever
  * Chromium is installed, and are skipped without it (under CI=true, where a missing Chromium
@@ -51,31 +42,20 @@ export const NO_BROWSER = CHROMIUM
   ? undefined
   : 'no Chromium (apt-get install -y chromium, or set CHROMIUM_PATH)'
 
-export async function launchChromium(): Promise<Browser> {
-  const { chromium } = await import('playwright-core')
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    // Root cannot use Chromium's sandbox; CI here runs as root.
-    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
-  })
-}
-
-/** The example server serving a page built into `folder` (a temp folder the caller removes). */
-export async function startSite(folder: string, env: Record<string, string> = {}) {
-  const built = await buildPage(join(folder, 'page'))
+/** The example server, on memory unless `env` says otherwise, serving the page the run built. */
+export async function startSite(env: Record<string, string> = {}) {
   const server: ServerProcess = await startServerProcess({
     MOVIE_LOG_STORE: 'memory://',
-    MOVIE_LOG_PAGE_DIR: built.dir,
+    MOVIE_LOG_PAGE_DIR: BUILT_PAGE,
     ...env,
   })
   const origin = new URL(server.url).origin
-  return {
-    server,
-    origin,
-    built,
-    close: () => stop(server),
-  }
+  return { server, origin, close: () => stop(server) }
 }
+
+// The page the run built before any test (test/_global-setup.ts): building it again for each
+// file cost a bundle and a brotli pass at quality 11 of a busy machine's time.
+const BUILT_PAGE = fileURLToPath(new URL('../dist/page/', import.meta.url))
 
 /** Collects every request a page makes, and every CSP violation it reports. */
 export function watchRequests(page: Page) {

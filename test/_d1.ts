@@ -7,7 +7,7 @@ import {
   type D1DatabaseLike,
   type D1PreparedStatementLike,
   openD1Driver,
-} from '../src/drivers/d1'
+} from '../src/drivers/d1/driver'
 import { ownMiniflare } from './_worker'
 
 /**

@@ -10,12 +10,12 @@ export const ENTRIES = {
   'movie-log/h3': 'adapters/h3.ts',
   'movie-log/node': 'adapters/node.ts',
   'movie-log/client': 'src/client/index.ts',
-  'movie-log/page': 'src/page/handler.ts',
-  'movie-log/memory': 'src/drivers/entries/memory.ts',
-  'movie-log/sqlite': 'src/drivers/entries/sqlite.ts',
-  'movie-log/postgres': 'src/drivers/entries/postgres.ts',
-  'movie-log/redis': 'src/drivers/entries/redis.ts',
-  'movie-log/d1': 'src/drivers/entries/d1.ts',
+  'movie-log/page': 'src/page/server/handler.ts',
+  'movie-log/memory': 'src/drivers/memory/index.ts',
+  'movie-log/sqlite': 'src/drivers/sqlite/index.ts',
+  'movie-log/postgres': 'src/drivers/postgres/index.ts',
+  'movie-log/redis': 'src/drivers/redis/index.ts',
+  'movie-log/d1': 'src/drivers/d1/index.ts',
 } as const
 
 /** Every name an entry exports, values and types alike, sorted. */

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
+import { CHROMIUM, launchChromiumServer } from './_chromium'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const TSUP = join(ROOT, 'node_modules', 'tsup', 'dist', 'cli-default.js')
@@ -18,6 +19,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The packed tarball's path under CI=true (its declarations built), else `''`. */
     tarball: string
+    /** The one Chromium the browser files share (`launchChromium` connects), else `''`. */
+    chromiumEndpoint: string
   }
 }
 
@@ -26,8 +29,8 @@ declare module 'vitest' {
  * by the environment of the one main process. MOVIE_LOG_BUILT=1 set by a caller (a vitest
  * started by a test, the Node 24 run) means its build is there already.
  */
-export default function setup(project: TestProject) {
-  let teardown: (() => void) | undefined
+export default async function setup(project: TestProject) {
+  let teardown: (() => Promise<void> | void) | undefined
   if (process.env.MOVIE_LOG_BUILT !== '1') {
     const packing = process.env.CI === 'true'
     const folder = packing ? mkdtempSync(join(tmpdir(), 'movie-log-tarball-')) : undefined
@@ -36,7 +39,16 @@ export default function setup(project: TestProject) {
     if (folder) teardown = () => rmSync(folder, { recursive: true, force: true })
   }
   project.provide('tarball', process.env.MOVIE_LOG_TARBALL ?? '')
-  return teardown
+  if (project.name !== 'browser' || !CHROMIUM) return teardown
+  // One browser for every browser file, each file a connection of its own: launching Chromium
+  // per file cost each a second or two of a busy machine's start.
+  const chromium = await launchChromiumServer()
+  project.provide('chromiumEndpoint', chromium.wsEndpoint())
+  const built = teardown
+  return async () => {
+    await chromium.close()
+    await built?.()
+  }
 }
 
 /** Builds dist/ and, given a folder, packs the tarball into it: its path, or `''`. */

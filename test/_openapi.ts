@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import { expect } from 'vitest'
-import { createOpenApiDocument } from '../src/openapi/document'
+import { createOpenApiDocument } from '../src/http/openapi/document'
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked by key; ajv checks what it finds
 type Json = Record<string, any>

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { createClient } from '@keyv/redis'
 import { afterAll } from 'vitest'
-import { openRedisDriver } from '../src/drivers/redis'
+import { openRedisDriver } from '../src/drivers/redis/driver'
 
 /** Call inside the suite: its `afterAll` drops every namespace made, then closes the client. */
 export function redisSuite(url: string) {

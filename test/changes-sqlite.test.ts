@@ -1,6 +1,6 @@
 // Issue 29: the SQLite driver's change history, and its poller waking other processes' watchers.
 import { join } from 'node:path'
-import { openSqliteDriver } from '../src/drivers/sqlite'
+import { openSqliteDriver } from '../src/drivers/sqlite/driver'
 import { describeChangeSuite } from './_change-conformance'
 import { sqliteClients, sqliteUrl } from './_sqlite-clients'
 import { tempFolders } from './_temp'

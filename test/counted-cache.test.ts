@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createCountedCache, createOwnerCaches } from '../src/drivers/counted-cache'
+import { createCountedCache, createOwnerCaches } from '../src/drivers/shared/counted-cache'
 
 it('serves what was read at the count it holds, and nothing read before a newer one', () => {
   const cache = createCountedCache<string>()

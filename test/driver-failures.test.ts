@@ -15,8 +15,8 @@ import {
 import { createMovieLogClient } from 'movie-log/client'
 import { type Problem, toWebHandler } from 'movie-log/web'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { importPeer, missingPackageOf } from '../src/drivers/peer'
-import { openRedisCluster } from '../src/drivers/redis-cluster'
+import { openRedisCluster } from '../src/drivers/redis/cluster'
+import { importPeer, missingPackageOf } from '../src/drivers/shared/peer'
 import { aMovie } from './_movies'
 
 afterEach(() => {

@@ -210,7 +210,7 @@ describe('the published surface', () => {
     // Two more tsup entries: the command, which is the package's bin, and the page on Workers.
     expect(entry.cli).toBe('src/cli/index.ts')
     expect(pkg.bin).toEqual({ 'movie-log': './dist/cli.js' })
-    expect(entry['page-worker']).toBe('src/page/handler-worker.ts')
+    expect(entry['page-worker']).toBe('src/page/server/handler-worker.ts')
     expect(Object.keys(entry)).toHaveLength(Object.keys(ENTRIES).length + 2)
   })
 })

@@ -68,14 +68,13 @@ function importsOf(file: string): { files: string[]; packages: string[] } {
 
 const graph = new Map(sources.map((file) => [file, importsOf(file).files]))
 
-// The layers, by folder. The page's Node-side files (its build, a handler) are not browser code.
+const DRIVER_FAMILIES = ['shared', 'memory', 'scan', 'sql', 'sqlite', 'postgres', 'redis', 'd1']
+
+// The layers, by folder. The page's halves by folder: browser/ runs in the page, server/ builds and serves it.
 const LAYERS: [layer: string, test: RegExp][] = [
-  [
-    'page-node',
-    /^src\/page\/(build|compress|files|serve|handler|handler-worker|assets|virtual-page\.d)\.ts$/,
-  ],
-  ['page', /^src\/page\//],
-  ['http', /^src\/(http|openapi)\//],
+  ['page-node', /^src\/page\/server\//],
+  ['page', /^src\/page\/browser\//],
+  ['http', /^src\/http\//],
   // What drivers may see of the core: the port, the movie rules (and the words and counters
   // search and statistics index), the errors, store URLs.
   [
@@ -83,7 +82,15 @@ const LAYERS: [layer: string, test: RegExp][] = [
     /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct|words|tallies)\.ts$/,
   ],
   ['entry', /^src\/(index|create|store-urls|store-files)\.ts$/],
-  ...['core', 'drivers', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [
+  // What the command may use of the server: its door.
+  ['server-door', /^src\/server\/index\.ts$/],
+  // A folder per store family; `src/drivers/index.ts` picks a driver for a Keyv.
+  ...DRIVER_FAMILIES.map((family): [string, RegExp] => [
+    `drivers/${family}`,
+    new RegExp(`^src/drivers/${family}/`),
+  ]),
+  ['drivers', /^src\/drivers\/index\.ts$/],
+  ...['core', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [
     layer,
     new RegExp(`^src/${layer}/`),
   ]),
@@ -98,16 +105,33 @@ const MAY_IMPORT: Record<string, string[]> = {
   core: [],
   'core-port': [],
   // Drivers implement the core's port; of the core they see only the port and the pure rules.
-  drivers: ['core-port'],
-  entry: ['core', 'core-port', 'drivers'],
+  // A family folder sees the shared pieces and itself; the SQL dialects also the SQL they share.
+  'drivers/shared': ['core-port'],
+  ...Object.fromEntries(
+    ['memory', 'scan', 'sql', 'redis'].map((family) => [
+      `drivers/${family}`,
+      ['core-port', 'drivers/shared'],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['sqlite', 'postgres', 'd1'].map((family) => [
+      `drivers/${family}`,
+      ['core-port', 'drivers/shared', 'drivers/sql'],
+    ]),
+  ),
+  // Picks the driver for a Keyv: memory for a Map, Redis for a KeyvRedis, else the scan.
+  drivers: ['core-port', 'drivers/shared', 'drivers/memory', 'drivers/scan', 'drivers/redis'],
+  // The composition root opens any driver.
+  entry: ['core', 'core-port', 'drivers', ...DRIVER_FAMILIES.map((family) => `drivers/${family}`)],
   // The HTTP contract (its OpenAPI document included) sends CSV through the formats.
   http: ['core', 'formats'],
   formats: ['core'],
   client: ['core'],
   adapters: ['http', 'core'],
-  // The server is an h3 app: it mounts the log with `toH3Handler` (adapters/h3.ts), as an app does.
-  server: ['http', 'core', 'entry', 'page', 'page-node', 'adapters'],
-  cli: ['server', 'core', 'entry', 'formats', 'http'],
+  // The server is an h3 app: it mounts the log with `toH3Handler`, which movie-log/h3 exports.
+  server: ['http', 'core', 'entry', 'page-node'],
+  'server-door': ['server'],
+  cli: ['server-door', 'core', 'entry', 'formats', 'http'],
   page: ['client', 'core'],
   'page-node': ['page', 'client', 'core', 'http'],
 }
@@ -173,6 +197,11 @@ describe('the source layout', () => {
     expect(crossings).toEqual([])
   })
 
+  it('keeps every driver file in the folder of its family', () => {
+    const flat = sources.filter((file) => /^src\/drivers\/[^/]+$/.test(file))
+    expect(flat).toEqual(['src/drivers/index.ts'])
+  })
+
   it('puts every source file in a layer', () => {
     expect(sources.filter((file) => layerOf(file) === 'none')).toEqual([])
   })
@@ -192,8 +221,8 @@ describe('the source layout', () => {
 describe('the layout check itself', () => {
   it('sees dynamic imports, re-exports, type imports and imports by URL', () => {
     const server = importsOf('src/cli/serve.ts').files
-    expect(server).toContain('src/server/server.ts')
+    expect(server).toContain('src/server/index.ts')
     expect(importsOf('src/client/index.ts').files).toContain('src/core/movie.ts')
-    expect(importsOf('src/page/files.ts').files).toContain('src/page/build.ts')
+    expect(importsOf('src/page/server/files.ts').files).toContain('src/page/server/build.ts')
   })
 })

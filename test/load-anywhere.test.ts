@@ -64,7 +64,7 @@ describe('the core on any runtime', () => {
     // The Redis failure classifier is the keyv scan's too; no Redis driver code.
     expect(
       drivers.filter(
-        (path) => !path.endsWith('redis-failure.ts') && !path.endsWith('redis-client.ts'),
+        (path) => !path.endsWith('shared/redis-failures.ts') && !path.endsWith('redis/client.ts'),
       ),
     ).toEqual([])
   })

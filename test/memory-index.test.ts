@@ -11,8 +11,8 @@ import {
   insert,
   keep,
   queuedChanges,
-} from '../src/drivers/memory-index'
-import { countTerms, createMemoryTerms } from '../src/drivers/memory-terms'
+} from '../src/drivers/memory/log-index'
+import { countTerms, createMemoryTerms } from '../src/drivers/shared/process-terms'
 import { aMovie } from './_movies'
 
 const movieOf = (id: number, title: string, month: number): Movie =>

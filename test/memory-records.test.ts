@@ -1,7 +1,7 @@
 import Keyv from 'keyv'
 import { expect, it } from 'vitest'
-import { keyvLayout } from '../src/drivers/keys'
-import { memoryRecords } from '../src/drivers/memory-records'
+import { memoryRecords } from '../src/drivers/memory/records'
+import { keyvLayout } from '../src/drivers/shared/keys'
 
 it('deletes expired records from the Map now and then, keeping live ones', async () => {
   const map = new Map()

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, expect, it, vi } from 'vitest'
 import type { Movie } from '../src/core/movie'
-import { openPostgresDriver } from '../src/drivers/postgres'
+import { openPostgresDriver } from '../src/drivers/postgres/driver'
 import { aMovie } from './_movies'
 import { createPrivatePostgres } from './_postgres'
 import { describeWith } from './_services'

@@ -4,14 +4,14 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { StoreDriver } from '../src/core/driver'
 import type { Movie } from '../src/core/movie'
 import { parseWordQuery, type WordQuery } from '../src/core/words'
-import { redisDriverOver } from '../src/drivers/redis'
-import type { RedisClient } from '../src/drivers/redis-connect'
-import { redisLogKeys } from '../src/drivers/redis-keys'
-import { createRedisPuts } from '../src/drivers/redis-puts'
+import type { RedisClient } from '../src/drivers/redis/connect'
+import { redisDriverOver } from '../src/drivers/redis/driver'
+import { redisLogKeys } from '../src/drivers/redis/keys'
+import { createRedisPuts } from '../src/drivers/redis/puts'
 import { aMovie } from './_movies'
 import { describeWith } from './_services'
 
-// Adds that arrive together go to Redis as one script call per owner (redis-puts.ts), each
+// Adds that arrive together go to Redis as one script call per owner (redis/puts.ts), each
 // answered as if it had been put alone.
 const url = process.env.REDIS_URL as string
 

@@ -6,7 +6,7 @@ import { redisSuite } from './_redis-suite'
 import { describeWith } from './_services'
 import { addCorpus, heatPages, walkPages } from './_store-suite-search'
 
-// Search pages on Redis (redis-terms.ts SEARCH_PAGE): a word's movies read in the listing's
+// Search pages on Redis (redis/terms.ts SEARCH_PAGE): a word's movies read in the listing's
 // order from its ordered sets, a few hundred at a time; and a log an older movie-log wrote,
 // whose words are in no ordered set yet.
 const url = process.env.REDIS_URL as string

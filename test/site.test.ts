@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { H3 } from 'h3'
 import { describe, expect, it } from 'vitest'
-import { buildPage } from '../src/page/build'
-import { readBuiltPage } from '../src/page/files'
+import { buildPage } from '../src/page/server/build'
+import { readBuiltPage } from '../src/page/server/files'
 import { addSite, CONTENT_SECURITY_POLICY } from '../src/server/site'
 import { expectProblem } from './_http-helpers'
 import { tempFolders } from './_temp'
@@ -61,7 +61,7 @@ describe('the example server’s pages', () => {
   })
 
   it('never takes the page’s unbuilt template for a built page (issue 26)', () => {
-    const sources = fileURLToPath(new URL('../src/page/', import.meta.url))
+    const sources = fileURLToPath(new URL('../src/page/browser/', import.meta.url))
     expect(() => readBuiltPage(sources)).toThrow(/index\.html is the page's template/)
   })
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import { countTerms } from '../src/drivers/sql-backfill'
-import { sqlStatements } from '../src/drivers/sql-statements'
+import { countTerms } from '../src/drivers/sql/backfill'
+import { sqlStatements } from '../src/drivers/sql/statements'
 import { aMovie } from './_movies'
 
 // Issue 36: a read on SQLite counts in the rows adds left without terms: those there when it

@@ -2,9 +2,9 @@
 // the code is a 500. And a database the SQL drivers do not know is refused at open, named.
 import { describe, expect, it } from 'vitest'
 import { UnsupportedStoreError } from '../src/core/errors'
-import { checkPostgresVersion } from '../src/drivers/postgres'
-import { classifyPostgresFailure, classifySqliteFailure } from '../src/drivers/sql-failures'
-import { checkSqliteVersion } from '../src/drivers/sqlite'
+import { checkPostgresVersion } from '../src/drivers/postgres/driver'
+import { classifyPostgresFailure, classifySqliteFailure } from '../src/drivers/shared/sql-failures'
+import { checkSqliteVersion } from '../src/drivers/sqlite/driver'
 
 // Either SQL driver's classifier recognises it.
 const isSqlStoreFailure = (error: unknown) =>

@@ -10,10 +10,10 @@ import { UnsupportedStoreError } from '../src/core/errors'
 import type { Movie } from '../src/core/movie'
 import { StoreUnavailableError } from '../src/core/store-failure'
 import { createMovieLog } from '../src/create'
-import { movieText } from '../src/drivers/sql-driver'
-import { classifySqliteFailure } from '../src/drivers/sql-failures'
-import { sqlStatements } from '../src/drivers/sql-statements'
-import { openSqliteDriver, sqliteDriverOver, sqliteOpener } from '../src/drivers/sqlite'
+import { classifySqliteFailure } from '../src/drivers/shared/sql-failures'
+import { movieText } from '../src/drivers/sql/driver'
+import { sqlStatements } from '../src/drivers/sql/statements'
+import { openSqliteDriver, sqliteDriverOver, sqliteOpener } from '../src/drivers/sqlite/driver'
 import { aMovie } from './_movies'
 import { UNDER_CI } from './_services'
 import { sqliteClients, sqliteUrl } from './_sqlite-clients'
@@ -65,7 +65,7 @@ describe.each(sqliteClients)('the SQLite driver on %s', (client) => {
     cleanups.push(() => connection.close())
     const setting = async (pragma: string) =>
       Object.values((await connection.query(`PRAGMA ${pragma}`, []))[0] ?? {})[0]
-    // Another process's lock is waited for on a timer (sqlite-busy.ts), never in SQLite's busy
+    // Another process's lock is waited for on a timer (sqlite/busy.ts), never in SQLite's busy
     // handler, which sleeps in the calling thread.
     expect(await setting('busy_timeout')).toBe(0)
     // 2 is FULL for synchronous and MEMORY for temp_store.
@@ -177,7 +177,7 @@ describe.each(sqliteClients)('the SQLite driver on %s', (client) => {
 
   it('finds the rows a read counts in from their partial index, so oldest first (rowid order)', async () => {
     // countTerms counts as many rows as were waiting when the read asked: it relies on the
-    // batch reading those before any added since (sql-backfill.ts).
+    // batch reading those before any added since (sql/backfill.ts).
     const { file } = await open(client)
     const { query } = await database(file)
     const { terms } = sqlStatements('sqlite')

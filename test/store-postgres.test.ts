@@ -1,4 +1,4 @@
-import { openPostgresDriver } from '../src/drivers/postgres'
+import { openPostgresDriver } from '../src/drivers/postgres/driver'
 import { describeDriverSuite } from './_driver-suite'
 import { describeOwnerSuite } from './_driver-suite-owners'
 import { freePort } from './_ports'

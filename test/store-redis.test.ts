@@ -1,6 +1,6 @@
 import KeyvRedis, { createClient } from '@keyv/redis'
 import { type ClosableMovieLog, createMovieLog, type MovieLogStore } from 'movie-log'
-import { openRedisDriver } from '../src/drivers/redis'
+import { openRedisDriver } from '../src/drivers/redis/driver'
 import { keyvBackend } from './_backends'
 import { describeDriverSuite } from './_driver-suite'
 import { describeOwnerSuite } from './_driver-suite-owners'

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { openSqliteDriver } from '../src/drivers/sqlite'
+import { openSqliteDriver } from '../src/drivers/sqlite/driver'
 import { describeDriverSuite } from './_driver-suite'
 import { describeOwnerSuite } from './_driver-suite-owners'
 import { sqliteClients, sqliteUrl } from './_sqlite-clients'

@@ -9,7 +9,7 @@ import {
 import { createMovieLogClient, MovieLogHttpError } from 'movie-log/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { driverForKeyv, toKeyv } from '../src/drivers'
-import { changeHistory } from '../src/drivers/change-history'
+import { changeHistory } from '../src/drivers/shared/change-history'
 import { FlakyMap } from './_flaky-map'
 import { aMovie } from './_movies'
 import { closeServer, startExampleServer } from './_through-client'

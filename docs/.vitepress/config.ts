@@ -7,7 +7,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin } from 'vitepress'
-import { createOpenApiDocument } from '../../src/openapi/document'
+import { createOpenApiDocument } from '../../src/http/openapi/document'
 
 const PUBLIC = fileURLToPath(new URL('../public/', import.meta.url))
 const SCALAR_BUNDLE = fileURLToPath(

@@ -1,7 +1,7 @@
 /** A log on a store URL, opened as the server opens it. */
 import { checkOwner } from '../core/owner'
 import { InvalidOwnerError, type MovieLog, type MovieLogs } from '../index'
-import { openCheckedLog, openCheckedLogs, StoreOpenError } from '../server/store'
+import { openCheckedLog, openCheckedLogs, StoreOpenError } from '../server'
 import { UsageError } from './exit'
 
 /** The store URL a command uses: `--store`, else MOVIE_LOG_STORE, else the server's default. */

@@ -1,6 +1,6 @@
 /** `movie-log serve`: the server, in this process, so that signals reach it. */
 import { defineCommand } from 'citty'
-import { missingPackage, SERVER_PACKAGES } from '../server/start-errors'
+import { loadServer, missingPackage, SERVER_PACKAGES } from '../server'
 
 export default defineCommand({
   meta: {
@@ -19,7 +19,7 @@ export default defineCommand({
   run: async ({ args }) => {
     // Loaded here: h3 and listhen are needed by this subcommand only, and a user of the library
     // alone has neither installed.
-    const { main } = await import('../server/server').catch((error: unknown) => {
+    const { main } = await loadServer().catch((error: unknown) => {
       const missing = missingPackage(error)
       if (!missing) throw error
       const needed = SERVER_PACKAGES.join(' ')

@@ -5,7 +5,7 @@
 import { appendFile, readFile } from 'node:fs/promises'
 import { defineCommand } from 'citty'
 import { SCROBBLE_SOURCES } from '../formats/scrobble'
-import { newToken, parseUsers, refuseUserName, userLine } from '../server/users'
+import { newToken, parseUsers, refuseUserName, userLine } from '../server'
 import { UsageError } from './exit'
 
 const usersArg = {

@@ -1,12 +1,12 @@
 import type Keyv from 'keyv'
 import type { StoreDriver } from '../core/driver'
 import type { StoreAdapter } from '../core/store-adapter'
-import { storeOf } from './keyv'
-import { loadDriver } from './load'
-import { createMemoryDriver, memoryMap } from './memory'
-import { redisClientOf } from './redis-client'
-import { classifyRedisFailure } from './redis-failure'
-import { createScanDriver, SCAN_LIMITS } from './scan'
+import { createMemoryDriver, memoryMap } from './memory/driver'
+import { redisClientOf } from './redis/client'
+import { createScanDriver, SCAN_LIMITS } from './scan/driver'
+import { storeOf } from './shared/keyv'
+import { loadDriver } from './shared/load'
+import { classifyRedisFailure } from './shared/redis-failures'
 
 // Stores already told what the scan lacks: it is said once per store, not per log.
 const warned = new WeakSet<object>()
@@ -65,4 +65,4 @@ function emitWarning(message: string): void {
   else console.warn(message)
 }
 
-export { type KeyvLike, type MovieLogStore, toKeyv } from './keyv'
+export { type KeyvLike, type MovieLogStore, toKeyv } from './shared/keyv'

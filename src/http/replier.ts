@@ -177,7 +177,7 @@ export function createMovieLogReplier(
     if (target.kind === 'item' && target.id === OPENAPI_FILE) {
       if (action !== 'read') return methodNotAllowed('GET, HEAD')
       if (!acceptsJson(request.headers.get('accept'))) return notAcceptable(JSON_TYPE)
-      openApiReply ??= (await import('../openapi/document')).createOpenApiReply(encodedBasePath)
+      openApiReply ??= (await import('./openapi/document')).createOpenApiReply(encodedBasePath)
       return openApiReply()
     }
     if (!action) return methodNotAllowed(allowed)

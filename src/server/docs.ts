@@ -3,7 +3,7 @@
  * HTML page with no script and nothing from another host (docs/guide/page.md, "The API
  * reference", says why this and not Redoc or Scalar).
  */
-import { createOpenApiDocument } from '../openapi/document'
+import { createOpenApiDocument } from '../http/openapi/document'
 
 type Node = Record<string, unknown>
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options']

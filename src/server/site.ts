@@ -5,11 +5,11 @@
  */
 import type { H3 } from 'h3'
 import { preferredType } from '../http/accept'
-import { ASSET_TYPES, type DiaryPage, encode } from '../page/files'
-import { createPageServer, SAFE_HEADERS } from '../page/serve'
+import { ASSET_TYPES, type DiaryPage, encode } from '../page/server/files'
+import { createPageServer, SAFE_HEADERS } from '../page/server/serve'
 import { DOCS_CSS, renderDocs } from './docs'
 
-export { CONTENT_SECURITY_POLICY } from '../page/serve'
+export { CONTENT_SECURITY_POLICY } from '../page/server/serve'
 
 /**
  * Adds `/`, `/assets/:name`, `/sw.js` and `/docs` to `app`; `pointer` is what JSON callers get

@@ -8,10 +8,8 @@ import {
   watchRequests,
 } from '../_browser'
 import { describeUnless } from '../_services'
-import { tempFolders } from '../_temp'
 
 // /docs, the API reference of the OpenAPI document the handler serves, in a real Chromium.
-const folder = tempFolders()
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options']
 
 describeUnless(NO_BROWSER, 'Chromium', 'the API reference at /docs', () => {
@@ -19,7 +17,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the API reference at /docs', () => {
   let browser: Browser
 
   beforeAll(async () => {
-    site = await startSite(folder('movie-log-docs-'))
+    site = await startSite()
     browser = await launchChromium()
   })
   afterAll(async () => {

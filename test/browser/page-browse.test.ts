@@ -12,12 +12,10 @@ import {
 } from '../_browser'
 import { aMovie } from '../_movies'
 import { describeUnless } from '../_services'
-import { tempFolders } from '../_temp'
 
 // Browsing the diary in a real Chromium: pages of 20 latest screened first, "More", the year
 // filter, the keyboard, both widths; the docs' screenshots are taken here.
 const shot = screenshots()
-const folder = tempFolders()
 
 // 25 movies screened over 2023 and 2024, added in an order that is not the screening order.
 const SEEDS = Array.from({ length: 25 }, (_, n) => {
@@ -41,7 +39,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'browsing the diary page', () => {
   const pages: Page[] = []
 
   beforeAll(async () => {
-    site = await startSite(folder('movie-log-browse-'))
+    site = await startSite()
     const log = createMovieLogClient(site.server.url)
     for (const movie of SEEDS) await log.addMovie(movie)
     browser = await launchChromium()

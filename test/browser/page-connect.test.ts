@@ -30,7 +30,7 @@ describeUnless(NO_BROWSER, 'Chromium', "the diary page's media server panel", ()
     const work = folder('movie-log-page-connect-')
     const users = join(work, 'users')
     writeFileSync(users, userLine('alice', TOKENS.alice) + userLine('bob', TOKENS.bob))
-    site = await startSite(work, { MOVIE_LOG_USERS: users, MOVIE_LOG_TIME_ZONE: 'Europe/Paris' })
+    site = await startSite({ MOVIE_LOG_USERS: users, MOVIE_LOG_TIME_ZONE: 'Europe/Paris' })
     browser = await launchChromium()
   })
   afterAll(async () => {

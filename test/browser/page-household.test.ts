@@ -20,7 +20,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page of a household', () => {
     const work = folder('movie-log-page-household-')
     const users = join(work, 'users')
     writeFileSync(users, userLine('alice', TOKENS.alice) + userLine('bob', TOKENS.bob))
-    site = await startSite(work, { MOVIE_LOG_USERS: users })
+    site = await startSite({ MOVIE_LOG_USERS: users })
     browser = await launchChromium()
   })
   afterAll(async () => {

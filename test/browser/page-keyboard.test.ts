@@ -4,13 +4,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchChromium, NO_BROWSER, seriousViolations, startSite, titlesOn } from '../_browser'
 import { aMovie } from '../_movies'
 import { describeUnless } from '../_services'
-import { tempFolders } from '../_temp'
 
 // The diary page with the keyboard alone, in a real Chromium: add, edit, delete, "More" and the
 // year filter, each reached by Tab and used with the keys a person presses; axe-core in each
 // state. Also the two defects of issue 30 a person meets there: buttons all named "Edit" or
 // "Delete", and a year filter whose `min` blocked years before 1870.
-const folder = tempFolders()
 const SEEDS = Array.from({ length: 21 }, (_, n) =>
   aMovie({
     title: `Film ${String(n + 1).padStart(2, '0')}`,
@@ -27,7 +25,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page with the keyboard alone',
     (await createMovieLogClient(site.server.url).listMovies()).movies.map((movie) => movie.title)
 
   beforeAll(async () => {
-    site = await startSite(folder('movie-log-page-keyboard-'))
+    site = await startSite()
     const log = createMovieLogClient(site.server.url)
     for (const movie of SEEDS) await log.addMovie(movie)
     browser = await launchChromium()

@@ -11,13 +11,11 @@ import {
 } from '../_browser'
 import { aMovie } from '../_movies'
 import { describeUnless } from '../_services'
-import { tempFolders } from '../_temp'
 
 // Two windows on one real server, in a real Chromium: what one does, the other shows without a
-// reload, within a second, in its place in the order shown (src/page/live.ts). Each wait is
+// reload, within a second, in its place in the order shown (src/page/browser/live.ts). Each wait is
 // for the DOM to read as expected, bounded by that second: no sleep anywhere.
 const SECOND = 1000
-const folder = tempFolders()
 const shot = screenshots()
 
 // 22 movies screened on the first 22 days of 2023: a window shows 20 of them, then "More".
@@ -39,7 +37,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page in two windows', () => {
   let log: ReturnType<typeof createMovieLogClient>
 
   beforeAll(async () => {
-    site = await startSite(folder('movie-log-page-live-'))
+    site = await startSite()
     log = createMovieLogClient(site.server.url)
     for (const movie of SEEDS) await log.addMovie(movie)
     browser = await launchChromium()

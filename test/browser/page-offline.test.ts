@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { createMovieLogClient } from 'movie-log/client'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { buildPage } from '../../src/page/build'
+import { buildPage } from '../../src/page/server/build'
 import { launchChromium, NO_BROWSER, screenshots, seriousViolations, titlesOn } from '../_browser'
 import { aMovie } from '../_movies'
 import { type ServerProcess, startServerProcess, stop } from '../_processes'
@@ -148,7 +148,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page offline', () => {
   })
 })
 
-// What the page keeps in IndexedDB (src/page/outbox.ts), read in the page: no token, so the
+// What the page keeps in IndexedDB (src/page/browser/outbox.ts), read in the page: no token, so the
 // outbox of `anyone`.
 function keptDiaryTitles(page: Page): Promise<string[]> {
   return readStore(page, 'seen', 'diary').then((diary) =>

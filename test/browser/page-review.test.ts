@@ -12,13 +12,11 @@ import {
 } from '../_browser'
 import { aMovie } from '../_movies'
 import { describeUnless } from '../_services'
-import { tempFolders } from '../_temp'
 
 // The search box and the year in review in a real Chromium: search as you type, the words in
 // the address, the year's charts and their tables against a seeded diary, axe in both views,
 // light and dark; the docs' review-*.png are taken here.
 const shot = screenshots()
-const folder = tempFolders()
 
 // The review opens on the browser's current year: the diary is seeded in it and the one before.
 const year = new Date().getFullYear()
@@ -78,7 +76,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the search box and the year in review', 
   const log = () => createMovieLogClient(site.server.url)
 
   beforeAll(async () => {
-    site = await startSite(folder('movie-log-review-'))
+    site = await startSite()
     for (const movie of SEEDS) await log().addMovie(movie)
     browser = await launchChromium()
   })

@@ -11,12 +11,10 @@ import {
   watchRequests,
 } from '../_browser'
 import { describeUnless } from '../_services'
-import { tempFolders } from '../_temp'
 
 // The diary page in a real Chromium against a real example server whose token guards writes:
 // one person's session, step by step, with axe-core run on each state the page reaches.
 const TOKEN = 'page-test-token'
-const folder = tempFolders()
 
 describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
   let site: Awaited<ReturnType<typeof startSite>>
@@ -28,7 +26,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'the diary page', () => {
   const stored = async () => (await elsewhere.listMovies()).movies
 
   beforeAll(async () => {
-    site = await startSite(folder('movie-log-page-'), { MOVIE_LOG_TOKEN: TOKEN })
+    site = await startSite({ MOVIE_LOG_TOKEN: TOKEN })
     elsewhere = createMovieLogClient(site.server.url, {
       headers: { authorization: `Bearer ${TOKEN}` },
     })

@@ -14,7 +14,7 @@ import {
 import sqlite3 from 'sqlite3'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { verifyCopy } from '../../src/cli/verify'
-import { sqliteDriverOver } from '../../src/drivers/sqlite'
+import { sqliteDriverOver } from '../../src/drivers/sqlite/driver'
 import { freePort } from '../_ports'
 import { createPrivatePostgres, type PrivatePostgres } from '../_postgres'
 import { CLI, stop, watch } from '../_processes'

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { Movie } from '../../src/core/movie'
-import { classifyD1Failure, type D1DatabaseLike, openD1Driver } from '../../src/drivers/d1'
+import { classifyD1Failure, type D1DatabaseLike, openD1Driver } from '../../src/drivers/d1/driver'
 import { wakes } from '../_change-conformance'
 import { localD1 } from '../_d1'
 import { describeDriverSuite } from '../_driver-suite'

@@ -4,7 +4,7 @@
 // so the seeding takes seconds where 100k adds through workerd would take an hour.
 import { type ClosableMovieLog, createMovieLog, type ListMoviesOptions } from 'movie-log'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { openD1Driver } from '../../src/drivers/d1'
+import { openD1Driver } from '../../src/drivers/d1/driver'
 import { countingD1, localD1, registerD1Scheme } from '../_d1'
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 300_000 })

@@ -4,13 +4,11 @@ import { lighthouse, type PageScores } from '../../bench/lighthouse'
 import { NO_BROWSER, startSite } from '../_browser'
 import { aMovie } from '../_movies'
 import { describeWith } from '../_services'
-import { tempFolders } from '../_temp'
 
 // Lighthouse 12 on the diary page as the server serves it (issue 30): accessibility and best
 // practices 100, the layout steady as the diary loads. The performance score depends on the
 // machine's speed, so no test asserts it: `npm run bench:lighthouse` measures and prints it.
 // Runs under CI=true (one run, mobile emulation and throttling, as Lighthouse defaults).
-const folder = tempFolders()
 
 describeWith('CI', 'Lighthouse on the diary page', () => {
   let site: Awaited<ReturnType<typeof startSite>>
@@ -18,7 +16,7 @@ describeWith('CI', 'Lighthouse on the diary page', () => {
 
   beforeAll(async () => {
     if (NO_BROWSER) throw new Error(`Lighthouse needs Chromium: ${NO_BROWSER}`)
-    site = await startSite(folder('movie-log-lighthouse-'))
+    site = await startSite()
     const log = createMovieLogClient(site.server.url)
     for (let n = 0; n < 25; n++) {
       await log.addMovie(aMovie({ title: `Film ${n + 1}`, notes: n % 3 ? '' : 'With friends.' }))

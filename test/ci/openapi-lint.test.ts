@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
-import { createOpenApiDocument } from '../../src/openapi/document'
+import { createOpenApiDocument } from '../../src/http/openapi/document'
 
 // CI's: Redocly, a whole tool, over the document test/openapi.test.ts checks on every npm test.
 const folder = mkdtempSync(join(tmpdir(), 'movie-log-openapi-'))

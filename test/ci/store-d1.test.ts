@@ -4,7 +4,7 @@
 // the 2,200 adds past the history's bound take a minute. The driver suite on D1 is
 // test/ci/d1-driver.test.ts.
 import { vi } from 'vitest'
-import { openD1Driver } from '../../src/drivers/d1'
+import { openD1Driver } from '../../src/drivers/d1/driver'
 import { describeChangeSuite } from '../_change-conformance'
 import { localD1, registerD1Scheme, unreachableD1 } from '../_d1'
 import { describeOwnerSuite } from '../_driver-suite-owners'

@@ -1,3 +1,0 @@
-/** @module movie-log/redis: one Redis or a Redis Cluster, over node-redis (`@keyv/redis`). */
-export type { StoreAdapter } from '../../core/store-adapter'
-export { redis } from '../redis'

@@ -1,0 +1,77 @@
+/**
+ * Group commit on SQLite: the writes that arrive together (in one turn of the event loop, or
+ * while the commit before them is being written) share one transaction and one sync to disk.
+ * A disk syncs a few thousand times a second; a commit per write would cap adds there.
+ */
+import { setImmediate } from 'node:timers'
+import type { SqliteClient, SqlWrite } from './client'
+
+/** The most writes one commit holds: bounds how long a commit keeps the others waiting. */
+const MOST_PER_COMMIT = 256
+
+type Waiting = {
+  steps: SqlWrite
+  done: (rows: Record<string, unknown>[]) => void
+  fail: (error: unknown) => void
+}
+
+export interface GroupCommit {
+  /** Resolves with the rows of the write's last statement once its commit is on disk. */
+  write(steps: SqlWrite): Promise<Record<string, unknown>[]>
+  /** Resolves once every write asked for so far has been answered. */
+  drained(): Promise<void>
+  /** The commits tried so far: moves before any write of a commit is answered. */
+  commits(): number
+}
+
+/**
+ * Commits the writes given to it in groups, one commit at a time, each write answered with its
+ * own outcome once its commit is done (a write that failed alone fails alone; a commit that
+ * failed fails the writes in it, and the next group is tried on its own).
+ */
+export function createGroupCommit(client: SqliteClient): GroupCommit {
+  const waiting: Waiting[] = []
+  let committing: Promise<void> | undefined
+  let scheduled = false
+  let commits = 0
+  const commitNext = async () => {
+    const group = waiting.splice(0, MOST_PER_COMMIT)
+    try {
+      const outcomes = await client.commit(group.map((each) => each.steps)).finally(() => {
+        commits++
+      })
+      group.forEach((each, at) => {
+        const outcome = outcomes[at]
+        if (outcome?.ok) each.done(outcome.rows)
+        else each.fail(outcome?.error)
+      })
+    } catch (error) {
+      for (const each of group) each.fail(error)
+    }
+  }
+  const schedule = () => {
+    if (committing || scheduled) return
+    scheduled = true
+    // After the I/O of this turn: the requests that arrived with this one join its commit.
+    setImmediate(() => {
+      scheduled = false
+      committing = commitNext().finally(() => {
+        committing = undefined
+        if (waiting.length > 0) schedule()
+      })
+    })
+  }
+  return {
+    write: (steps) =>
+      new Promise((done, fail) => {
+        waiting.push({ steps, done, fail })
+        schedule()
+      }),
+    commits: () => commits,
+    drained: async () => {
+      while (committing || scheduled || waiting.length > 0) {
+        await (committing ?? new Promise((done) => setImmediate(done)))
+      }
+    },
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The OpenAPI 3.1 document of the HTTP contract, for a handler mounted at a base path: its
+ * paths assembled from the operations (operations.ts), its components (components.ts,
+ * schemas.ts), and the reply that serves it. A new route is one more piece in ROUTES.
+ */
+import { jsonReply, type Reply } from '../reply'
+import {
+  HEADERS,
+  type JsonSchema,
+  PARAMETERS,
+  parameterRef,
+  problems,
+  RESPONSES,
+} from './components'
+import {
+  addMovie,
+  deleteMovie,
+  getDocument,
+  getMovie,
+  getStats,
+  listMovies,
+  updateMovie,
+} from './operations'
+import { SCHEMAS } from './schemas'
+import { SCROBBLE_SCHEMAS, scrobble, sourceParameter } from './scrobble'
+
+/** The name the document is served under, below the base path. */
+export const OPENAPI_FILE = 'openapi.json'
+
+interface RoutePiece {
+  /** Below the base path: `''` for the collection, `/{id}` for a movie. */
+  path: string
+  item: JsonSchema
+}
+
+/** HEAD: the GET answer without its body. */
+function headOf(get: JsonSchema, operationId: string, summary: string): JsonSchema {
+  const responses = get.responses as Record<string, JsonSchema>
+  const withoutBodies = Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      response.$ref ? { description: 'As for GET, without the body.' } : withoutBody(response),
+    ]),
+  )
+  return { ...get, operationId, summary, responses: withoutBodies }
+}
+
+function withoutBody(response: JsonSchema): JsonSchema {
+  const { content: _content, ...rest } = response
+  return rest
+}
+
+const preflight = (operationId: string): JsonSchema => ({
+  operationId,
+  summary: 'CORS preflight',
+  description:
+    'Answered when the handler has `cors` origins and the request carries Access-Control-Request-Method; otherwise 405.',
+  tags: ['cors'],
+  security: [],
+  responses: {
+    '204': {
+      description: 'The origin may send the method: what it may send, for how long.',
+      headers: {
+        'Access-Control-Allow-Methods': { schema: { type: 'string' } },
+        'Access-Control-Allow-Headers': { schema: { type: 'string' } },
+        'Access-Control-Max-Age': { schema: { type: 'string' } },
+      },
+    },
+    ...problems('Forbidden', 'MethodNotAllowed'),
+  },
+})
+
+/** `/` below the base path: the collection. */
+const collection: RoutePiece = {
+  path: '',
+  item: {
+    get: listMovies,
+    head: headOf(listMovies, 'headMovies', 'List movies, headers only'),
+    post: addMovie,
+    options: preflight('preflightMovies'),
+  },
+}
+
+/** `/openapi.json`: the document itself (a concrete path, matched before `/{id}`). */
+const document: RoutePiece = {
+  path: '/openapi.json',
+  item: {
+    get: getDocument,
+    head: headOf(getDocument, 'headOpenApiDocument', 'This OpenAPI document, headers only'),
+    options: preflight('preflightOpenApiDocument'),
+  },
+}
+
+/** `/stats`: the log's statistics (a concrete path, matched before `/{id}`). */
+const stats: RoutePiece = {
+  path: '/stats',
+  item: {
+    get: getStats,
+    head: headOf(getStats, 'headStats', 'Statistics of the log, headers only'),
+    options: preflight('preflightStats'),
+  },
+}
+
+/** `/{id}`: one movie. */
+const movie: RoutePiece = {
+  path: '/{id}',
+  item: {
+    parameters: [parameterRef('id')],
+    get: getMovie,
+    head: headOf(getMovie, 'headMovie', 'Get one movie, headers only'),
+    patch: updateMovie,
+    delete: deleteMovie,
+    options: preflight('preflightMovie'),
+  },
+}
+
+/** `/scrobble/{source}`: a media server's webhook. */
+const scrobbles: RoutePiece = {
+  path: '/scrobble/{source}',
+  item: {
+    parameters: [sourceParameter],
+    post: scrobble,
+    options: preflight('preflightScrobble'),
+  },
+}
+
+const ROUTES: readonly RoutePiece[] = [collection, document, stats, movie, scrobbles]
+
+/**
+ * The OpenAPI 3.1 document of a handler mounted at `basePath` (`'/movies'`, as hosts send it:
+ * percent-encoded, no trailing slash; `''` for the root).
+ */
+export function createOpenApiDocument(basePath: string): JsonSchema {
+  const paths = Object.fromEntries(
+    ROUTES.map((route) => [basePath + route.path || '/', route.item]),
+  )
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'movie-log',
+      version: '1',
+      summary: 'A log of the movies you have screened.',
+      description:
+        'Every error is RFC 9457 problem details (`application/problem+json`). Another method on a path answers 405 with `Allow`.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'The server that serves this document.' }],
+    tags: [
+      { name: 'movies', description: 'The log.' },
+      { name: 'meta', description: 'This description.' },
+      { name: 'scrobbles', description: 'Media servers’ webhooks, logging what was watched.' },
+      { name: 'cors', description: 'Browser preflights.' },
+    ],
+    // The handler's `authorize` hook decides: open by default; the example server can ask for
+    // a bearer token.
+    security: [{}, { bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Asked for when the handler’s `authorize` hook wants credentials.',
+        },
+      },
+      schemas: { ...SCHEMAS, ...SCROBBLE_SCHEMAS },
+      parameters: PARAMETERS,
+      headers: HEADERS,
+      responses: RESPONSES,
+    },
+  }
+}
+
+/**
+ * The reply that serves the document of a handler mounted at `basePath` (percent-encoded, as
+ * hosts send paths). Written once, on first request: most handlers are never asked for it.
+ */
+export function createOpenApiReply(basePath: string): () => Reply {
+  let text: string | undefined
+  return () => {
+    text ??= JSON.stringify(createOpenApiDocument(basePath))
+    // The same for everyone, unlike the log's reads: any cache may keep it, asking again.
+    return jsonReply(200, text, { vary: 'accept', 'cache-control': 'no-cache' })
+  }
+}
