@@ -36,7 +36,7 @@ export type { ListMoviesOptions, MoviePage } from './core/listing'
 export type { Movie, NewMovie } from './core/movie'
 export type { AddMovieOptions, MovieLog, MovieLogOptions, MovieLogs } from './core/movie-log'
 export type { MovieSort } from './core/range'
-export type { MovieStats, Rewatch, StatsOptions } from './core/stats'
+export type { MovieStats, Rewatch, StatsOptions, TagCount } from './core/stats'
 export {
   type StoreFailure,
   type StoreFailureReason,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { aMovie } from './_movies'
 import { rejection } from './_store-helpers'
 import type { StoreSuiteContext } from './_store-suite'
+import { expectedTagStats } from './_store-suite-tags'
 
 /** Titles and notes with accents, case and scripts other than Latin (issue 39). */
 export const SEARCH_CORPUS = [
@@ -131,6 +132,7 @@ export function expectedStats(movies: Movie[], from = '0000-01', to = '9999-12')
     byHour,
     byReleaseDecade: count((m) => String(Math.floor(m.releaseYear / 10) * 10)),
     rewatched,
+    ...expectedTagStats(within),
   }
 }
 

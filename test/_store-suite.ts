@@ -21,6 +21,7 @@ import { describeFailureSuite } from './_store-suite-failures'
 import { describeModelSuite } from './_store-suite-model'
 import { describePageSuite } from './_store-suite-pages'
 import { describeSearchSuite } from './_store-suite-search'
+import { describeTagSuite } from './_store-suite-tags'
 
 /** A storage backend under test. `open` gives a new connection to the same data each time. */
 export interface StoreBackend {
@@ -164,6 +165,7 @@ export function describeStoreSuite(
     describeDateSuite(context)
     describeModelSuite(context)
     describeSearchSuite(context)
+    describeTagSuite(context)
   })
   describeDriverSuite(backend.name, backend.openDriver ?? keyvDriver(backend))
   afterAll(() => backend.closeAll())

@@ -175,7 +175,7 @@ const rows: [string, ReturnType<typeof ok> | ReturnType<typeof bad>][] = [
   ['null notes', bad({ notes: null }, ['notes'])],
   // other fields
   ['an id', bad({ id: 'mine' }, ['id'], /not a movie field/)],
-  ['an unknown field', bad({ rating: 5 }, ['rating'], /not a movie field/)],
+  ['an unknown field', bad({ stars: 5 }, ['stars'], /not a movie field/)],
   ['a constructor field', bad({ constructor: 'x' }, ['constructor'], /not a movie field/)],
   // several at once
   [

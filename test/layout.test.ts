@@ -79,7 +79,7 @@ const LAYERS: [layer: string, test: RegExp][] = [
   // search and statistics index), the errors, store URLs.
   [
     'core-port',
-    /^src\/core\/(driver|movie|fields|errors|store-failure|store-url|store-adapter|superstruct|words|tallies)\.ts$/,
+    /^src\/core\/(driver|movie|fields|rating-tags|errors|store-failure|store-url|store-adapter|superstruct|words|tallies)\.ts$/,
   ],
   ['entry', /^src\/(index|create|store-urls|store-files)\.ts$/],
   // What the command may use of the server: its door.

@@ -103,12 +103,13 @@ export function createMovieLogClient(
     throw await notALog({ status: 404, problem })
   }
 
-  async function readPage(limit: number, { cursor, sort, from, to, q }: ListMoviesOptions) {
+  async function readPage(limit: number, { cursor, sort, from, to, q, tag }: ListMoviesOptions) {
     const query = new URLSearchParams({ limit: String(limit) })
     if (cursor != null) query.set('cursor', cursor)
     for (const [name, value] of Object.entries({ sort, from, to, q })) {
       if (value !== undefined) query.set(name, value)
     }
+    for (const each of typeof tag === 'string' ? [tag] : (tag ?? [])) query.append('tag', each)
     const response = await call(`${base}?${query}`, 'listMovies')
     if (response.status !== 200) throw await failure(response, 'listMovies')
     const next = NEXT_LINK.exec(response.headers.get('link') ?? '')?.[1]

@@ -3,6 +3,7 @@ import { InvalidPageRequestError } from './errors'
 import { checkScreenedDate } from './fields'
 import type { Listing, MovieSort } from './range'
 import { SORTS } from './range'
+import { TAGS_MAX } from './rating-tags'
 import { Q_MAX } from './words'
 
 /** Where a listing resumes: after this movie, in its listing's order. */
@@ -34,8 +35,11 @@ export async function encodeCursor(
   { listing, id, date }: Position,
   key: CryptoKey,
 ): Promise<string> {
-  const fields = [listing.sort, listing.from, listing.to, id, date]
-  if (listing.q !== undefined) fields.push(listing.q)
+  const fields: unknown[] = [listing.sort, listing.from, listing.to, id, date]
+  // A tag filter after q, or after a null where there is none: a cursor of a listing without
+  // tags is the very cursor it was before tags existed.
+  if (listing.q !== undefined || listing.tags) fields.push(listing.q ?? null)
+  if (listing.tags) fields.push(listing.tags)
   const payload = toBase64Url(CURSOR_PREFIX + JSON.stringify(fields))
   return `${payload}.${await signatureOf(payload, key)}`
 }
@@ -85,18 +89,43 @@ function fromFields(decoded: string): Position | undefined {
   } catch {
     return undefined
   }
-  if (!Array.isArray(fields) || (fields.length !== 5 && fields.length !== 6)) return undefined
-  if (!fields.every((field) => typeof field === 'string')) return undefined
-  const [sort, from, to, id, date, q] = fields as [string, string, string, string, string, string?]
-  if (q !== undefined && q.length > Q_MAX) return undefined
+  if (!Array.isArray(fields) || fields.length < 5 || fields.length > 7) return undefined
+  if (!fields.slice(0, 5).every((field) => typeof field === 'string')) return undefined
+  const [sort, from, to, id, date, q, tags] = fields as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    unknown?,
+    unknown?,
+  ]
+  if (q !== undefined && !(typeof q === 'string' && q.length <= Q_MAX) && !(q === null && tags)) {
+    return undefined
+  }
+  if (tags !== undefined && !isTagTerms(tags)) return undefined
   if (!SORTS.includes(sort as MovieSort) || !ID.test(id)) return undefined
   if (!isTime(from) || !(isTime(to) || isTime(to.replace(MONTH_END, '$1-01T00:00:00.000')))) {
     return undefined
   }
   if (!isTime(date)) return undefined
   const listing: Listing = { sort: sort as MovieSort, from, to }
-  if (q !== undefined) listing.q = q
+  if (typeof q === 'string') listing.q = q
+  if (tags !== undefined) listing.tags = tags as string[]
   return { listing, id, date }
+}
+
+// What `tagTermsOf` gives: at most 20 terms, sorted, each once. (The signature already says the
+// log made it; this keeps a cursor of another version from reading as a tag filter.)
+function isTagTerms(tags: unknown): boolean {
+  if (!Array.isArray(tags) || tags.length === 0 || tags.length > TAGS_MAX) return false
+  return tags.every(
+    (tag, index) =>
+      typeof tag === 'string' &&
+      tag.startsWith('#') &&
+      tag.endsWith(',,') &&
+      (index === 0 || (tags[index - 1] as string) < tag),
+  )
 }
 
 // A full local timestamp, a real date and time, as listings and movies carry them.

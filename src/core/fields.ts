@@ -6,7 +6,15 @@ export const LINK_MAX_LENGTH = 2048
 export const RELEASE_YEAR_MIN = 1870
 export const RELEASE_YEAR_MAX = 9999
 
-export const FIELDS = ['title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes'] as const
+export const FIELDS = [
+  'title',
+  'screenedDate',
+  'releaseYear',
+  'imdbLink',
+  'notes',
+  'rating',
+  'tags',
+] as const
 export const FIELD_NAMES: ReadonlySet<string> = new Set(FIELDS)
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/
 const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}(:?\d{2})?)$/i

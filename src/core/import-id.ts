@@ -1,5 +1,6 @@
 import type { Movie } from './movie'
 import { bytesToHex, sha256Of } from './sha256'
+import { contentOf } from './version'
 
 /** The form of the ids the log makes by default: a lowercase UUIDv7 (RFC 9562). */
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
@@ -27,8 +28,7 @@ export function idProblem(id: unknown, customIds: boolean): string | undefined {
  * fields, so two different movies get two ids.
  */
 export function contentId(movie: Omit<Movie, 'id'>): string {
-  const fields = [movie.title, movie.screenedDate, movie.releaseYear, movie.imdbLink, movie.notes]
-  return uuidV7Of(movie.screenedDate, sha256Of(JSON.stringify(fields)))
+  return uuidV7Of(movie.screenedDate, sha256Of(JSON.stringify(contentOf(movie))))
 }
 
 /**

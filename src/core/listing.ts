@@ -5,7 +5,8 @@ import { listAddedInRange } from './in-range'
 import type { Movie } from './movie'
 import { FULL_RANGE, type Listing, type MovieSort, parseListing } from './range'
 import { searchPage } from './search'
-import { parseWordQuery, Q_MAX } from './words'
+import { tagTermsOf } from './tag-filter'
+import { parseWordQuery, Q_MAX, withTags } from './words'
 
 /**
  * What `listMovies` takes. Without `limit`, every movie after `cursor` (or from the start).
@@ -32,6 +33,11 @@ export interface ListMoviesOptions {
    * word may be the start of a word: `'cinema para'` finds "Cinéma Paradiso").
    */
   q?: string
+  /**
+   * Only movies with every one of these tags (case and accents ignored): one tag or several; an
+   * empty list names none (as over HTTP, where it is no `tag` parameter).
+   */
+  tag?: string | readonly string[]
 }
 
 /**
@@ -64,17 +70,21 @@ export async function checkPageRequest(
   keys: CursorKeyRead[],
 ): Promise<PageRequest> {
   const { limit, cursor } = options
+  if (Array.isArray(options.tag) && options.tag.length === 0)
+    options = { ...options, tag: undefined }
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {
     throw new InvalidPageRequestError([{ path: 'limit', message: 'must be a positive integer' }])
   }
   const asked = parseListing(options.sort, options.from, options.to)
   if (options.q !== undefined) asked.q = checkQ(options.q)
+  if (options.tag !== undefined) asked.tags = tagTermsOf(options.tag)
   const after = cursor == null ? undefined : await decodeCursor(cursor, keys)
   if (after && !agrees(options, asked, after.listing)) {
     throw new InvalidPageRequestError([
       {
         path: 'cursor',
-        message: 'belongs to another sort or range: repeat the sort, from and to it was made with',
+        message:
+          'belongs to another sort, range, search or tags: repeat the sort, from, to, q and tag it was made with',
       },
     ])
   }
@@ -105,7 +115,8 @@ function agrees(options: ListMoviesOptions, asked: Listing, made: Listing): bool
     (options.sort === undefined || asked.sort === made.sort) &&
     (options.from === undefined || asked.from === made.from) &&
     (options.to === undefined || asked.to === made.to) &&
-    (options.q === undefined || asked.q === made.q)
+    (options.q === undefined || asked.q === made.q) &&
+    (options.tag === undefined || String(asked.tags) === String(made.tags))
   )
 }
 
@@ -123,7 +134,8 @@ async function read(
   wanted: number,
 ): Promise<Movie[]> {
   // A q without a word (empty, or punctuation alone) asks for no word: every movie answers.
-  const words = listing.q === undefined ? undefined : parseWordQuery(listing.q)
+  const inQ = listing.q === undefined ? undefined : parseWordQuery(listing.q)
+  const words = listing.tags ? withTags(inQ, listing.tags) : inQ
   if (words) {
     const walk = (within: Listing, from: Position | undefined, count: number) =>
       readListing(driver, within, from, count)

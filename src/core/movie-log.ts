@@ -7,7 +7,7 @@ import type { Clock, IdGenerator } from './id'
 import { addOnce } from './idempotency'
 import { registerImportTarget } from './import-target'
 import { checkPageRequest, type ListMoviesOptions, type MoviePage, readPage } from './listing'
-import { type Movie, type NewMovie, parseNewMovie } from './movie'
+import { type Movie, type NewMovie, parseNewMovie, withExtras } from './movie'
 import { createPageCache, type PageCache, withWritesTold } from './page-cache'
 import { createSharedWatchSources } from './shared-changes'
 import { type MovieStats, readStats, type StatsOptions } from './stats'
@@ -225,14 +225,20 @@ class MovieLogService implements MovieLog {
     const fields = parseNewMovie(input)
     // Frozen: a store may hand out the very object it keeps (the in-memory one does). Written
     // out field by field: every movie gets one shape, where a spread after `id` copies slowly.
-    const movie: Movie = Object.freeze({
-      id: this.context.generateId(),
-      title: fields.title,
-      screenedDate: fields.screenedDate,
-      releaseYear: fields.releaseYear,
-      imdbLink: fields.imdbLink,
-      notes: fields.notes,
-    })
+    const movie: Movie = Object.freeze(
+      withExtras(
+        {
+          id: this.context.generateId(),
+          title: fields.title,
+          screenedDate: fields.screenedDate,
+          releaseYear: fields.releaseYear,
+          imdbLink: fields.imdbLink,
+          notes: fields.notes,
+        },
+        fields.rating,
+        fields.tags,
+      ),
+    )
     if (options.idempotencyKey === undefined) {
       await this.store.put(movie)
       return movie

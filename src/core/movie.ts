@@ -8,6 +8,7 @@ import {
   FIELD_NAMES,
   FIELDS,
 } from './fields'
+import { checkRating, checkTags, cleanTags, trimmedTags } from './rating-tags'
 import { coerce, define, optional, type Struct, type, unknown, validate } from './superstruct'
 
 /**
@@ -29,6 +30,10 @@ export interface Movie {
   /** Absolute `https:` URL of the movie's IMDb entry. */
   imdbLink: string
   notes: string
+  /** 1-10 (five stars with halves: 7 is three and a half); absent when not rated. */
+  rating?: number
+  /** Up to 20 labels, in the order given, no two alike (case and accents ignored); absent when none. */
+  tags?: string[]
 }
 
 /**
@@ -51,6 +56,8 @@ export interface NewMovie {
   imdbLink?: string
   catalogLink?: string
   notes?: string
+  rating?: number
+  tags?: string[]
 }
 
 // Titles are trimmed before they are checked.
@@ -65,11 +72,17 @@ export const fieldStructs = {
   releaseYear: define<number>('releaseYear', checkReleaseYear),
   imdbLink: define<string>('imdbLink', checkImdbLink),
   notes: define<string>('notes', checkNotes),
+  rating: define<number>('rating', checkRating),
+  tags: coerce(define<string[]>('tags', checkTags), unknown(), trimmedTags),
 }
 
-const newMovie: Struct<Omit<Movie, 'id' | 'notes'> & { notes?: string }> = type({
+type Fields = Omit<Movie, 'id'>
+
+const newMovie: Struct<Omit<Fields, 'notes'> & { notes?: string }> = type({
   ...fieldStructs,
   notes: optional(fieldStructs.notes),
+  rating: optional(fieldStructs.rating),
+  tags: optional(fieldStructs.tags),
 })
 
 /**
@@ -101,6 +114,7 @@ function parseValidMovie(input: Record<string, unknown>): Omit<Movie, 'id'> | un
     else if (key === 'releaseYear') releaseYear = input.releaseYear
     else if (key === 'imdbLink') imdbLink = input.imdbLink
     else if (key === 'notes') notes = input.notes === undefined ? '' : input.notes
+    else if ((key === 'rating' || key === 'tags') && input[key] === undefined) continue
     else return undefined
   }
   const valid =
@@ -130,13 +144,32 @@ export function parseWithSuperstruct(input: object): Omit<Movie, 'id'> {
   }
   issues.push(...unknownFieldIssues(Object.keys(fields)))
   if (issues.length > 0 || !value) throw new MovieValidationError(issues)
-  return {
-    title: value.title,
-    screenedDate: value.screenedDate,
-    releaseYear: value.releaseYear,
-    imdbLink: value.imdbLink,
-    notes: value.notes ?? '',
-  }
+  return withExtras(
+    {
+      title: value.title,
+      screenedDate: value.screenedDate,
+      releaseYear: value.releaseYear,
+      imdbLink: value.imdbLink,
+      notes: value.notes ?? '',
+    },
+    value.rating,
+    value.tags && cleanTags(value.tags),
+  )
+}
+
+/**
+ * `fields` with a rating and tags, each only when there is one: a movie without them has
+ * neither key, and so the very text and version tag it had before they existed.
+ */
+export function withExtras<T extends Omit<Fields, 'rating' | 'tags'>>(
+  fields: T,
+  rating: number | undefined,
+  tags: string[] | undefined,
+): T & Pick<Movie, 'rating' | 'tags'> {
+  const movie: T & Pick<Movie, 'rating' | 'tags'> = fields
+  if (rating !== undefined) movie.rating = rating
+  if (tags !== undefined) movie.tags = tags
+  return movie
 }
 
 /** Renames `catalogLink` to `imdbLink` on a copy of `input`, with an issue when both differ. */
@@ -177,7 +210,7 @@ export function unknownFieldIssues(keys: string[]): ValidationIssue[] {
   return issues
 }
 
-/** Whether two movies hold the same six fields: what a compare-and-set compares. */
+/** Whether two movies hold the same fields: what a compare-and-set compares. */
 export function sameMovie(a: Movie, b: Movie): boolean {
   return (
     a.id === b.id &&
@@ -185,6 +218,14 @@ export function sameMovie(a: Movie, b: Movie): boolean {
     a.screenedDate === b.screenedDate &&
     a.releaseYear === b.releaseYear &&
     a.imdbLink === b.imdbLink &&
-    a.notes === b.notes
+    a.notes === b.notes &&
+    a.rating === b.rating &&
+    sameTags(a.tags, b.tags)
   )
+}
+
+function sameTags(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true
+  if (!a || !b || a.length !== b.length) return false
+  return a.every((tag, index) => tag === b[index])
 }

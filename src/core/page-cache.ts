@@ -111,7 +111,7 @@ export function withWritesTold(log: LogDriver, pages: PageCache, owner: string):
 
 /** The cache key: the owner and every option that shapes the page; none for a whole listing. */
 function keyOf(owner: string, options: ListMoviesOptions): string | undefined {
-  const { limit, cursor, sort, from, to, q } = options
+  const { limit, cursor, sort, from, to, q, tag } = options
   if (limit === undefined) return undefined
   return JSON.stringify([
     owner,
@@ -121,6 +121,9 @@ function keyOf(owner: string, options: ListMoviesOptions): string | undefined {
     from ?? null,
     to ?? null,
     q ?? null,
+    // As asked: `'Horror'` and `['horror']` are two keys of one page, which costs a read, never
+    // a wrong page.
+    tag ?? null,
   ])
 }
 

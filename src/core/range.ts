@@ -17,6 +17,8 @@ export interface Listing {
   to: string
   /** The search (`listMovies({ q })`) as asked, when there is one. */
   q?: string
+  /** The tags asked for (`listMovies({ tag })`) as their terms (`tagTerm`), sorted, each once. */
+  tags?: string[]
 }
 
 const EARLIEST = '0000-01-01T00:00:00.000'

@@ -1,5 +1,6 @@
 import { byCodePoint, type LogDriver } from './driver'
 import { InvalidPageRequestError, type ValidationIssue } from './errors'
+import { type TagCount, tagCounts } from './tag-counts'
 import type { Repeat } from './tallies'
 
 /**
@@ -15,6 +16,8 @@ export interface StatsOptions {
   from?: string
   to?: string
 }
+
+export type { TagCount }
 
 /** A movie screened more than once within the months counted. */
 export interface Rewatch {
@@ -46,14 +49,15 @@ export interface MovieStats {
   byReleaseDecade: Record<string, number>
   /** Movies (by imdbLink) screened more than once, most first; ties by title, then link. */
   rewatched: Rewatch[]
+  /** Ten counts of the rated screenings, rating 1 first. */
+  byRating: number[]
+  /** The tags used, most first, at most 100 (ties in code-point order; see `tagCounts`). */
+  tags: TagCount[]
 }
 
-const [W, H, D, ZERO] = ['w', 'h', 'd', '0'].map((letter) => letter.charCodeAt(0)) as [
-  number,
-  number,
-  number,
-  number,
-]
+const [W, H, D, R, T, ZERO] = ['w', 'h', 'd', 'r', 't', '0'].map((letter) =>
+  letter.charCodeAt(0),
+) as [number, number, number, number, number, number]
 
 const MONTH = /^\d{4}(-(0[1-9]|1[0-2]))?$/
 
@@ -89,6 +93,8 @@ export async function readStats(
     byHour: new Array(24).fill(0),
     byReleaseDecade: {},
     rewatched: [],
+    byRating: new Array(10).fill(0),
+    tags: [],
   }
   if (range.from > range.to) return stats
   const within = (month: string) => month >= range.from && month <= range.to
@@ -96,6 +102,7 @@ export async function readStats(
   const years = new Map<string, number>()
   const months = new Map<string, number>()
   const decades = new Map<string, number>()
+  const tags = new Map<string, number>()
   // Keys are `YYYY-MM|k|value` (tallies.ts): read by position, as there are thousands.
   for (const [key, count] of read.counts) {
     const month = key.slice(0, 7)
@@ -108,6 +115,8 @@ export async function readStats(
       bump(stats.byWeekday, key.charCodeAt(10) - ZERO, count)
     } else if (kind === H) bump(stats.byHour, Number(key.slice(10)), count)
     else if (kind === D) bumpKey(decades, key.slice(10), count)
+    else if (kind === R) bump(stats.byRating, Number(key.slice(10)) - 1, count)
+    else if (kind === T) bumpKey(tags, key.slice(10), count)
   }
   if (read.summed) {
     for (const [month, count] of read.summed.months) {
@@ -119,6 +128,8 @@ export async function readStats(
       if (at === W) bump(stats.byWeekday, kind.charCodeAt(2) - ZERO, count)
       else if (at === H) bump(stats.byHour, Number(kind.slice(2)), count)
       else if (at === D) bumpKey(decades, kind.slice(2), count)
+      else if (at === R) bump(stats.byRating, Number(kind.slice(2)) - 1, count)
+      else if (at === T) bumpKey(tags, kind.slice(2), count)
     }
   }
   for (const [month, count] of months) bumpKey(years, month.slice(0, 4), count)
@@ -126,6 +137,7 @@ export async function readStats(
   stats.byMonth = sorted(months)
   stats.byReleaseDecade = sorted(decades)
   stats.rewatched = rewatches(read.repeats, within)
+  stats.tags = tagCounts(tags)
   return stats
 }
 

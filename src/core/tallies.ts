@@ -8,8 +8,8 @@ import { movieWords } from './words'
 
 /**
  * A movie's entries in its log's indexes: its search words, the month counters it adds one to
- * (`YYYY-MM|w|<weekday, 0 Monday>`, `YYYY-MM|h|<hour, 2 digits>`, `YYYY-MM|d|<release decade>`)
- * and its screening of `link` under `title` in `month` (what `rewatched` counts).
+ * (`YYYY-MM|w|<weekday, 0 Monday>`, `YYYY-MM|h|<hour, 2 digits>`, `YYYY-MM|d|<release decade>`,
+ * and when set `YYYY-MM|r|<rating>` and `YYYY-MM|t|<tag>` for each tag) and its screening of `link` under `title` in `month` (what `rewatched` counts).
  */
 export interface MovieTerms {
   words: string[]
@@ -28,11 +28,20 @@ export function termsOf(movie: Movie): MovieTerms {
       `${month}|w|${weekdayOf(movie.screenedDate)}`,
       `${month}|h|${movie.screenedDate.slice(11, 13)}`,
       `${month}|d|${decade}`,
+      ...extraTallies(month, movie),
     ],
     link: movie.imdbLink,
     title: movie.title,
     month,
   }
+}
+
+// A movie without a rating or tags has the very counters it had before they existed. A tag is
+// counted as written, its spaces as commas (no tag holds one): Redis splits counters at spaces.
+function extraTallies(month: string, movie: Movie): string[] {
+  const tallies = movie.rating === undefined ? [] : [`${month}|r|${movie.rating}`]
+  for (const tag of movie.tags ?? []) tallies.push(`${month}|t|${tag.replaceAll(' ', ',')}`)
+  return tallies
 }
 
 /** One link's screenings under one title in one month, as a store keeps them. */

@@ -3,7 +3,8 @@ import type { Movie } from './movie'
 /**
  * The version tag of a movie, derived from its content alone: the same movie has the same tag
  * in every process, and in a browser (pure JavaScript, no Node API). 16 hex characters, from
- * two 32-bit FNV-1a hashes with different seeds over the six fields in a fixed order; an
+ * two 32-bit FNV-1a hashes with different seeds over the fields in a fixed order (the rating
+ * and tags only when set); an
  * `ETag` is this tag in quotes.
  *
  * @example
@@ -12,14 +13,7 @@ import type { Movie } from './movie'
  * ```
  */
 export function versionOf(movie: Movie): string {
-  const text = JSON.stringify([
-    movie.id,
-    movie.title,
-    movie.screenedDate,
-    movie.releaseYear,
-    movie.imdbLink,
-    movie.notes,
-  ])
+  const text = JSON.stringify([movie.id, ...contentOf(movie)])
   // Both hashes in one pass over the text: the tag is read with every add and edit.
   let first = 0x811c9dc5
   let second = 0x050c5d1f
@@ -29,6 +23,23 @@ export function versionOf(movie: Movie): string {
     second = Math.imul(second ^ code, 0x01000193)
   }
   return hex(mixed(first)) + hex(mixed(second))
+}
+
+/**
+ * A movie's content in a fixed order, for what is derived from it (its version tag, an import's
+ * content id): the rating and tags only when set, so a movie without them keeps what it had.
+ */
+export function contentOf(movie: Omit<Movie, 'id'>): unknown[] {
+  const fields: unknown[] = [
+    movie.title,
+    movie.screenedDate,
+    movie.releaseYear,
+    movie.imdbLink,
+    movie.notes,
+  ]
+  if (movie.rating !== undefined) fields.push(['rating', movie.rating])
+  if (movie.tags !== undefined) fields.push(['tags', movie.tags])
+  return fields
 }
 
 /** A final mix of an FNV-1a hash: spreads the last characters over every bit. */

@@ -58,11 +58,17 @@ export function answers(words: readonly string[], query: WordQuery): boolean {
 // A stored movie is a frozen object that an edit replaces: its words are worked out once.
 const wordsOfMovie = new WeakMap<object, string[]>()
 
-/** The words of a movie: its title's and its notes', each once. */
-export function movieWords(movie: { title: string; notes: string }): string[] {
+/** The words of a movie: its title's and its notes', each once, then its tags' terms. */
+export function movieWords(movie: {
+  title: string
+  notes: string
+  tags?: readonly string[]
+}): string[] {
   let words = wordsOfMovie.get(movie)
   if (!words) {
     words = wordsOf(`${movie.title}\n${movie.notes}`)
+    // Tags are stored deduplicated (`cleanTags`), so their terms are distinct.
+    for (const tag of movie.tags ?? []) words.push(tagTerm(tag))
     if (Object.isFrozen(movie)) wordsOfMovie.set(movie, words)
   }
   return words
@@ -77,7 +83,36 @@ export function afterPrefix(prefix: string): string {
   return points.join('') + String.fromCodePoint(next)
 }
 
-function fold(text: string): string {
+/**
+ * A tag as the words' index holds it: `#`, the tag folded as a word is, its spaces as commas
+ * (a run as one; stores split a movie's terms at spaces), and `,,`. A word is letters and digits
+ * only, so no word is a tag's term; no tag holds a comma, so `,,` appears only at the end, and a
+ * tag's term, as a search prefix, starts no other tag's term (`#horror,,` is not the start of
+ * `#horror,comedy,,`). A tag filter is then a search for whole terms, on every store's index.
+ *
+ * @example
+ * ```ts
+ * tagTerm(' Cinéma  Club ') // '#cinema,club,,'
+ * ```
+ */
+export function tagTerm(tag: string): string {
+  return `#${fold(tag.trim()).split(SPACES).join(',')},,`
+}
+
+const SPACES = / +/
+
+/**
+ * The query of `q` (its words, or none) with tags' terms (`tagTerm`, at least one) as whole
+ * terms: with no word in `q`, the last term serves as the prefix (a whole term is its own).
+ */
+export function withTags(query: WordQuery | undefined, terms: readonly string[]): WordQuery {
+  if (query) return { whole: [...new Set([...query.whole, ...terms])].sort(), prefix: query.prefix }
+  const prefix = terms.at(-1) as string
+  return { whole: [...new Set(terms)].filter((term) => term !== prefix).sort(), prefix }
+}
+
+/** Case folded and accents dropped, as words and tags are compared. */
+export function fold(text: string): string {
   return text.normalize('NFD').replace(MARKS, '').toLowerCase().normalize('NFC')
 }
 

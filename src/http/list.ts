@@ -12,7 +12,7 @@ const LISTING_PARAMETERS = ['sort', 'from', 'to', 'q'] as const
 
 /**
  * `GET /movies`: every movie as one JSON array (streamed a page at a time), or with `limit` or
- * `cursor` one page and a `Link` to the next; `sort`, `from`, `to` and `q` apply to both.
+ * `cursor` one page and a `Link` to the next; `sort`, `from`, `to`, `q` and `tag` apply to both.
  * `streamed` opens the whole list when it takes more than a page, as it does an export: it
  * holds a connection and a store reader until its client has read it.
  */
@@ -44,19 +44,30 @@ export async function listMovies(
   const page = await log.listMovies({ ...listing, limit, cursor })
   const headers = varyAccept()
   if (page.nextCursor !== null) {
-    const query = new URLSearchParams({ ...listing, limit: String(limit), cursor: page.nextCursor })
+    const { tag, ...single } = listing
+    const query = new URLSearchParams({ ...single, limit: String(limit), cursor: page.nextCursor })
+    for (const each of tag ?? []) query.append('tag', each)
     headers.link = `<${collectionUrl}?${query}>; rel="next"`
   }
   return jsonReply(200, moviesJson(page.movies), headers)
 }
 
-/** The listing's parameters as `listMovies` takes them (it checks them): the list's and the export's. */
-export function listingOf(url: URL): Pick<ListMoviesOptions, 'sort' | 'from' | 'to' | 'q'> {
-  const listing: Pick<ListMoviesOptions, 'sort' | 'from' | 'to' | 'q'> = {}
+type ListingParameters = Pick<ListMoviesOptions, 'sort' | 'from' | 'to' | 'q'> & {
+  tag?: string[]
+}
+
+/**
+ * The listing's parameters as `listMovies` takes them (it checks them): the list's and the
+ * export's. `tag` may repeat (`?tag=a&tag=b`: movies with both).
+ */
+export function listingOf(url: URL): ListingParameters {
+  const listing: ListingParameters = {}
   for (const name of LISTING_PARAMETERS) {
     const value = url.searchParams.get(name)
     if (value !== null) listing[name] = value as MovieSort
   }
+  const tags = url.searchParams.getAll('tag')
+  if (tags.length > 0) listing.tag = tags
   return listing
 }
 

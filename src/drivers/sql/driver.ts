@@ -46,12 +46,12 @@ const SEQ = /^[1-9][0-9]{0,17}$/
 const PURGE_EVERY_MS = 60_000
 
 /**
- * A movie as the SQL drivers store it: its JSON text, fields in one order. Every writer writes
- * the same text for the same movie, so a compare-and-set compares the text itself.
+ * A movie as the SQL drivers store it: its JSON text, fields in one order (no rating or tags key
+ * without them: a movie keeps its text). One movie, one text: a compare-and-set compares texts.
  */
 export function movieText(movie: Movie): string {
-  const { id, title, screenedDate, releaseYear, imdbLink, notes } = movie
-  return JSON.stringify({ id, title, screenedDate, releaseYear, imdbLink, notes })
+  const { id, title, screenedDate, releaseYear, imdbLink, notes, rating, tags } = movie
+  return JSON.stringify({ id, title, screenedDate, releaseYear, imdbLink, notes, rating, tags })
 }
 
 /**

@@ -3,6 +3,8 @@
  * `responses`) and the references to them; the schemas are in schemas.ts.
  */
 
+import { TAGS_MAX } from '../core/rating-tags'
+
 /** A JSON Schema, or any other object of the document. */
 export type JsonSchema = Record<string, unknown>
 
@@ -76,6 +78,16 @@ export const PARAMETERS: Record<string, JsonSchema> = {
       'Only movies whose title or notes hold every word of `q` as a word (words split at anything not a letter or digit; case and accents ignored); the last word may be the start of a word (`cinema para` finds "Cinéma Paradiso"). No word (empty, or punctuation): every movie. Combines with sort, from, to, limit and cursor; a cursor carries it. Over 1000 characters: 400 naming `q`.',
     schema: { type: 'string', maxLength: 1000 },
     examples: { words: { value: 'cinema para' } },
+  },
+  tag: {
+    name: 'tag',
+    in: 'query',
+    description:
+      'Only movies with this tag (case, accents and spaces ignored); repeat it for movies with every one (`?tag=festival&tag=horror`), at most 20. Combines with q, sort, from, to, limit and cursor; a cursor carries it (another tag with it: 400 naming `cursor`). A tag no movie could hold (empty, over 40 characters, a comma): 400 naming `tag`.',
+    schema: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: TAGS_MAX },
+    style: 'form',
+    explode: true,
+    examples: { one: { value: ['festival'] } },
   },
   statsFrom: month('from', 'First month counted'),
   statsTo: month('to', 'Last month counted'),

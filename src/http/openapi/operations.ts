@@ -30,7 +30,7 @@ export const listMovies: JsonSchema = {
   operationId: 'listMovies',
   summary: 'List movies, oldest added first or by date',
   description:
-    'Without `limit` and `cursor`: every movie, as one JSON array. With them: one page, and a `Link: rel="next"` header while more remain. `sort`, `from`, `to` and `q` (search) apply to both; a cursor carries them. With `Accept: application/x-ndjson` or `text/csv` (named, and JSON not ranked as high): what the list shows, every movie of it in that format, streamed; `sort`, `from`, `to` and `q` apply, `limit` and `cursor` do not. With `Accept: text/event-stream` (named; never chosen by `*/*`): the live feed of the log’s changes, as Server-Sent Events, until the client leaves.',
+    'Without `limit` and `cursor`: every movie, as one JSON array. With them: one page, and a `Link: rel="next"` header while more remain. `sort`, `from`, `to`, `q` (search) and `tag` apply to both; a cursor carries them. With `Accept: application/x-ndjson` or `text/csv` (named, and JSON not ranked as high): what the list shows, every movie of it in that format, streamed; `sort`, `from`, `to`, `q` and `tag` apply, `limit` and `cursor` do not. With `Accept: text/event-stream` (named; never chosen by `*/*`): the live feed of the log’s changes, as Server-Sent Events, until the client leaves.',
   tags: ['movies'],
   parameters: [
     parameterRef('limit'),
@@ -39,6 +39,7 @@ export const listMovies: JsonSchema = {
     parameterRef('from'),
     parameterRef('to'),
     parameterRef('q'),
+    parameterRef('tag'),
     parameterRef('lastEventId'),
     parameterRef('LastEventId'),
   ],

@@ -12,6 +12,7 @@ import {
 } from '../../core/fields'
 import { STORE_FAILURE_REASONS } from '../../core/store-failure'
 import { type JsonSchema, schemaRef } from './components'
+import { byRating, rating, removable, tagCounts, tags } from './rating-tags'
 
 /** The inside of a one-class regex (`[a-z]` -> `a-z`), to build other classes from it. */
 function classBody(pattern: RegExp): string {
@@ -70,7 +71,8 @@ export const notes = (description: string): JsonSchema => ({
 
 const movie: JsonSchema = {
   type: 'object',
-  description: 'A movie in the log: exactly these six fields.',
+  description:
+    'A movie in the log: these six fields, and `rating` and `tags` when it has them (absent otherwise).',
   required: ['id', 'title', 'screenedDate', 'releaseYear', 'imdbLink', 'notes'],
   additionalProperties: false,
   properties: {
@@ -91,6 +93,8 @@ const movie: JsonSchema = {
     releaseYear,
     imdbLink: schemaRef('ImdbLink'),
     notes: notes('Free text.'),
+    rating,
+    tags,
   },
 }
 
@@ -117,13 +121,15 @@ const newMovie: JsonSchema = {
     imdbLink: schemaRef('ImdbLink'),
     catalogLink: { description: 'Another name for imdbLink.', allOf: [schemaRef('ImdbLink')] },
     notes: notes('Free text; omitted means "".'),
+    rating,
+    tags,
   },
 }
 
 const movieChanges: JsonSchema = {
   type: 'object',
   description:
-    'Changes to a movie: any of its five fields, by the rules of an add (`{}` changes nothing). `catalogLink` is another name for `imdbLink`. `id`, any other field and `null` are refused.',
+    'Changes to a movie: any of its fields, by the rules of an add (`{}` changes nothing). `catalogLink` is another name for `imdbLink`. `null` removes the rating or the tags (a JSON merge patch); `id`, any other field and `null` for another field are refused.',
   additionalProperties: false,
   properties: {
     title: (newMovie.properties as JsonSchema).title,
@@ -132,6 +138,8 @@ const movieChanges: JsonSchema = {
     imdbLink: schemaRef('ImdbLink'),
     catalogLink: { description: 'Another name for imdbLink.', allOf: [schemaRef('ImdbLink')] },
     notes: notes('Free text.'),
+    rating: removable(rating),
+    tags: removable(tags),
   },
 }
 
@@ -199,7 +207,17 @@ const fixedCounts = (length: number, description: string): JsonSchema => ({
 const movieStats: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['total', 'byYear', 'byMonth', 'byWeekday', 'byHour', 'byReleaseDecade', 'rewatched'],
+  required: [
+    'total',
+    'byYear',
+    'byMonth',
+    'byWeekday',
+    'byHour',
+    'byReleaseDecade',
+    'rewatched',
+    'byRating',
+    'tags',
+  ],
   properties: {
     total: { type: 'integer', minimum: 0 },
     byYear: counts('^[0-9]{4}$', { '2024': 12 }),
@@ -222,6 +240,8 @@ const movieStats: JsonSchema = {
         },
       },
     },
+    byRating,
+    tags: tagCounts,
   },
 }
 
