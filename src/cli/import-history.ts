@@ -65,9 +65,11 @@ export async function importHistory(
       }
       if (found.via === 'catalog') set.matched += 1
       const { imdbLink } = found
+      const { rating, tags } = row.screening
+      const movie = { id, title, screenedDate, releaseYear: found.releaseYear, imdbLink, notes }
       yield {
         line: row.line,
-        movie: { id, title, screenedDate, releaseYear: found.releaseYear, imdbLink, notes },
+        movie: { ...movie, ...(rating && { rating }), ...(tags && { tags }) },
       }
     }
   }

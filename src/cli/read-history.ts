@@ -159,7 +159,12 @@ function readLetterboxd(diary: string, reviews: Map<string, string>, name: strin
  */
 function readLetterboxdZip(bytes: Buffer, name: string): HistoryRow[] {
   const wanted = new Set(['diary.csv', 'reviews.csv'])
-  const files = unzipSync(bytes, { filter: (file) => wanted.has(file.name) })
+  let files: Record<string, Uint8Array>
+  try {
+    files = unzipSync(bytes, { filter: (file) => wanted.has(file.name) })
+  } catch (error) {
+    throw new Error(`${name}: a zip that cannot be read (${(error as Error).message})`)
+  }
   const diary = files['diary.csv']
   if (!diary) throw new Error(`${name}: a zip without diary.csv: not a Letterboxd export`)
   const text = (file: Uint8Array) => Buffer.from(file).toString('utf8')

@@ -17,7 +17,7 @@ export interface Screening {
   imdbLink: string | undefined
   screenedDate: string
   notes: string
-  /** 1 to 10; kept for the log's ratings (issue "Ratings and tags"). */
+  /** 1 to 10, as the log keeps ratings. */
   rating?: number
   tags?: string[]
 }

@@ -3,7 +3,7 @@
  * `responses`) and the references to them; the schemas are in schemas.ts.
  */
 
-import { TAGS_MAX } from '../core/rating-tags'
+import { TAGS_MAX } from '../../core/rating-tags'
 
 /** A JSON Schema, or any other object of the document. */
 export type JsonSchema = Record<string, unknown>
