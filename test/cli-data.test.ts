@@ -83,7 +83,7 @@ describe('movie-log export, import and copy', () => {
     expect(failed.stderr).toMatch(/already in the log with other content/)
   })
 
-  it('refuses a zip, and a hostile CSV header, in one line ending in a line break, storing nothing', () => {
+  it('refuses a broken zip, and a hostile CSV header, in one line ending in a line break, storing nothing', () => {
     // A Letterboxd export as it is downloaded: a zip of CSV files.
     const zip = join(work, 'letterboxd-export.zip')
     const entry = Buffer.from('Date,Name,Year\n')
@@ -95,7 +95,7 @@ describe('movie-log export, import and copy', () => {
     expect([zipped.code, zipped.stdout, zipped.stderr]).toEqual([
       1,
       '',
-      `movie-log: ${zip} is a zip archive: movie-log import reads NDJSON or CSV; unzip it and import the file inside\n`,
+      `movie-log: ${zip}: a zip that cannot be read (invalid zip data)\n`,
     ])
     const hostile = movieLog(['import', header, '--store', store])
     expect([hostile.code, hostile.stderr]).toEqual([

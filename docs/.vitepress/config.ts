@@ -66,6 +66,7 @@ export default defineConfig({
           { text: 'The server', link: '/guide/server' },
           { text: 'The diary page', link: '/guide/page' },
           { text: 'The command', link: '/guide/command' },
+          { text: 'Bring your diary', link: '/guide/bring-your-diary' },
         ],
       },
       {

@@ -1,14 +1,16 @@
 /**
  * An import file (NDJSON, the log's CSV, or another service's CSV export: an import format) as
- * import rows, read as a stream.
+ * import rows, read as a stream; a Letterboxd, Trakt or Netflix history is told apart and read
+ * whole, for importHistory.
  */
 import { createReadStream } from 'node:fs'
 import { Readable } from 'node:stream'
 import { parse } from 'csv-parse'
 import { type ImportFormat, importFormats } from '../formats/import-formats'
-import { MOVIE_CSV_COLUMNS, movieFromCsv } from '../formats/movie-csv'
+import { CANDIDATES_COLUMN, MOVIE_CSV_COLUMNS, movieFromCsv } from '../formats/movie-csv'
 import type { ImportRow } from '../index'
 import { listed, printable } from './printable'
+import { HISTORY_FORMATS, type HistoryFormat, historyFormatOf, isZip } from './read-history'
 import { readNdjson } from './read-ndjson'
 import { splitRecords } from './split-records'
 
@@ -16,13 +18,30 @@ import { splitRecords } from './split-records'
  * The formats `movie-log import` reads, plug-ins included; `auto` tells them apart by the first
  * bytes, then by the CSV header.
  */
-export const importFormatNames = (): string[] => ['auto', 'ndjson', 'csv', ...importFormats.names()]
+export const importFormatNames = (): string[] => [
+  'auto',
+  'ndjson',
+  'csv',
+  ...importFormats.names(),
+  ...HISTORY_FORMATS,
+]
 
-/** The rows of `file` (`-`: standard input), and how many bytes were read so far. */
+// A history is read whole (its reviews join its diary, its days' form is told from all of them):
+// a bound far above any service's export keeps a wrong file from filling memory.
+const MAX_HISTORY_BYTES = 256 * 1024 * 1024
+
+/**
+ * The rows of `file` (`-`: standard input), and how many bytes were read so far; for a history
+ * (Letterboxd, Trakt, Netflix) its bytes and service instead, and no rows.
+ */
 export async function readRows(
   file: string,
   format: string,
-): Promise<{ rows: AsyncIterable<ImportRow>; bytesRead: () => number }> {
+): Promise<{
+  rows: AsyncIterable<ImportRow>
+  bytesRead: () => number
+  history?: { format: HistoryFormat; bytes: Buffer }
+}> {
   const input = file === '-' ? process.stdin : createReadStream(file)
   let bytes = 0
   input.on('data', (chunk: Buffer) => {
@@ -30,25 +49,49 @@ export async function readRows(
   })
   const source = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>
   const first = await source.next()
+  // The first chunk, read to tell the format, goes back in front of the rest.
+  const chunks = replay(first, source)
+  const history =
+    format === 'auto'
+      ? first.done
+        ? undefined
+        : historyFormatOf(first.value)
+      : HISTORY_FORMATS.find((name) => name === format)
+  if (history) {
+    return {
+      rows: noRows(),
+      bytesRead: () => bytes,
+      history: { format: history, bytes: await whole(chunks, file) },
+    }
+  }
   if (!first.done && isZip(first.value)) {
     input.destroy()
     throw new Error(
-      `${file === '-' ? 'standard input' : file} is a zip archive: movie-log import reads NDJSON or CSV; unzip it and import the file inside`,
+      `${file === '-' ? 'standard input' : file} is a zip archive: movie-log import reads a Letterboxd export zipped (--format letterboxd or auto), NDJSON or CSV`,
     )
   }
-  // The first chunk, read to tell the format, goes back in front of the rest.
-  const chunks = replay(first, source)
   const head = first.done ? '' : first.value.toString('utf8', 0, 64).replace(/^\uFEFF/, '')
   const kind = format === 'auto' ? (/^\s*\{/.test(head) ? 'ndjson' : 'any-csv') : format
   const rows = kind === 'ndjson' ? readNdjson(chunks) : readCsv(chunks, kind)
   return { rows, bytesRead: () => bytes }
 }
 
-// A zip's local file header (or the end record of an empty zip): PK\x03\x04, PK\x05\x06.
-const isZip = (head: Buffer) =>
-  head[0] === 0x50 &&
-  head[1] === 0x4b &&
-  ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))
+const noRows = async function* (): AsyncGenerator<ImportRow> {}
+
+async function whole(chunks: AsyncIterable<Buffer>, file: string): Promise<Buffer> {
+  const read: Buffer[] = []
+  let size = 0
+  for await (const chunk of chunks) {
+    size += chunk.length
+    if (size > MAX_HISTORY_BYTES) {
+      throw new Error(
+        `${file === '-' ? 'standard input' : file} is over 256 MiB: larger than any history export`,
+      )
+    }
+    read.push(chunk)
+  }
+  return Buffer.concat(read)
+}
 
 async function* replay(first: IteratorResult<Buffer>, rest: AsyncIterator<Buffer>) {
   if (first.done) return
@@ -126,9 +169,9 @@ function pickReader(header: string[], kind: string, line: number): ImportFormat[
   const detected =
     kind === 'any-csv' ? importFormats.all().find((f) => f.detects(header)) : undefined
   if (detected) return detected.read
-  const unknown = header.filter(
-    (column) => !(MOVIE_CSV_COLUMNS as readonly string[]).includes(column),
-  )
+  // An import's unmatched file, corrected, has its candidates still: read past them.
+  const known: readonly string[] = [...MOVIE_CSV_COLUMNS, CANDIDATES_COLUMN]
+  const unknown = header.filter((column) => !known.includes(column))
   if (unknown.length > 0) {
     const others = importFormats.all().map((format) => format.label)
     throw new Error(

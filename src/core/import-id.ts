@@ -27,11 +27,29 @@ export function idProblem(id: unknown, customIds: boolean): string | undefined {
  * fields, so two different movies get two ids.
  */
 export function contentId(movie: Omit<Movie, 'id'>): string {
-  const time = Math.min(Math.max(Date.parse(`${movie.screenedDate}Z`) || 0, 0), TIME_MAX)
   // Not the rating or tags: a row is one screening whatever is thought of it, so an export
   // imported before they were kept (IMDb's `Your Rating`) keeps its ids, and adds nothing twice.
   const fields = [movie.title, movie.screenedDate, movie.releaseYear, movie.imdbLink, movie.notes]
-  const hash = sha256Of(JSON.stringify(fields))
+  return uuidV7Of(movie.screenedDate, sha256Of(JSON.stringify(fields)))
+}
+
+/**
+ * A UUIDv7 made from where a row came from (`source`: a service's name for it, such as a
+ * Letterboxd diary entry's link) and its screening: the same in every import of that row,
+ * whatever the row becomes once matched or corrected, so it is never added twice.
+ *
+ * @example
+ * ```ts
+ * sourceId('letterboxd:https://boxd.it/1', '2024-05-01T00:00:00.000') // '018f3197-2800-7…'
+ * ```
+ */
+export function sourceId(source: string, screenedDate: string): string {
+  return uuidV7Of(screenedDate, sha256Of(JSON.stringify(['source', source])))
+}
+
+// Its time the screening (read as UTC), so imported history lists in the order it was watched.
+function uuidV7Of(screenedDate: string, hash: Uint8Array): string {
+  const time = Math.min(Math.max(Date.parse(`${screenedDate}Z`) || 0, 0), TIME_MAX)
   const timeHex = time.toString(16).padStart(12, '0')
   // Version 7 in the top nibble of byte 6, variant 10 in the top bits of byte 8.
   const versioned = Uint8Array.of(0x70 | ((hash[0] as number) & 0x0f), hash[1] as number)

@@ -17,6 +17,8 @@ export const MOVIE_CSV_COLUMNS = [
 
 // Tags in one cell: no tag holds a comma, so `, ` parts them both ways.
 const TAG_SEPARATOR = ', '
+/** The column an import's unmatched file adds (src/formats/unmatched-csv.ts): read past. */
+export const CANDIDATES_COLUMN = 'candidates'
 
 // A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 const FORMULA_START = /^[=+\-@\t\r]/
@@ -83,6 +85,7 @@ export function movieFromCsv(
   const movie: Record<string, unknown> = {}
   header.forEach((column, index) => {
     const cell = unguardCell(record[index] as string)
+    if (column === CANDIDATES_COLUMN) return
     if (cell === '' && (column === 'id' || column === 'rating' || column === 'tags')) return
     if (column === 'tags') movie.tags = cell.split(',')
     else movie[column] = NUMBERS.has(column) && /^\d{1,9}$/.test(cell) ? Number(cell) : cell

@@ -1,0 +1,105 @@
+/**
+ * A Letterboxd, Trakt or Netflix history into a log: each screening matched to its IMDb entry
+ * (its own id, else the catalog's one entry), the rest kept for the unmatched file.
+ */
+import { constants } from 'node:fs'
+import { access, writeFile } from 'node:fs/promises'
+import type { Catalog } from '../core/catalog'
+import { sourceId } from '../core/import-id'
+import type { HistoryRow } from '../formats/history'
+import { matchScreening } from '../formats/match-screening'
+import { type UnmatchedRow, unmatchedCsv } from '../formats/unmatched-csv'
+import {
+  type ImportReport,
+  type ImportRow,
+  type ImportRowResult,
+  importMovies,
+  type MovieLog,
+} from '../index'
+
+/** What became of a history: the import's report, and what matching and reading set aside. */
+export interface HistoryReport extends ImportReport {
+  /** Screenings the catalog named (a service's own IMDb id is not counted). */
+  matched: number
+  unmatched: UnmatchedRow[]
+  episodes: number
+  trailers: number
+}
+
+/**
+ * Imports `rows` into `log`. Every screening's id is made from its source row (sourceId), so a
+ * second run adds nothing, and a row corrected in the unmatched file is the same movie: one not
+ * matched this time but in the log already (corrected and imported before) counts as skipped.
+ */
+export async function importHistory(
+  log: MovieLog,
+  rows: readonly HistoryRow[],
+  catalog: Catalog | undefined,
+  onRow: (row: ImportRowResult) => void,
+): Promise<HistoryReport> {
+  const set = { matched: 0, episodes: 0, trailers: 0, there: 0, unmatched: [] as UnmatchedRow[] }
+  async function* importRows(): AsyncGenerator<ImportRow> {
+    for (const row of rows) {
+      if ('passedOver' in row) set[row.passedOver === 'episode' ? 'episodes' : 'trailers'] += 1
+      if (!('screening' in row)) {
+        if ('issues' in row) yield row
+        continue
+      }
+      const { source, title, screenedDate, notes, releaseYear } = row.screening
+      const id = sourceId(source, screenedDate)
+      const found = await matchScreening(row.screening, catalog)
+      if ('candidates' in found) {
+        if (await log.getMovie(id)) set.there += 1
+        else {
+          const movie = {
+            id,
+            title,
+            screenedDate,
+            releaseYear: releaseYear ?? '',
+            imdbLink: '',
+            notes,
+            // Kept in the file to correct, so a corrected row keeps what was thought of it.
+            rating: row.screening.rating ?? '',
+            tags: row.screening.tags?.join(', ') ?? '',
+          }
+          set.unmatched.push({ movie, candidates: found.candidates })
+        }
+        continue
+      }
+      if (found.via === 'catalog') set.matched += 1
+      const { imdbLink } = found
+      const { rating, tags } = row.screening
+      const movie = { id, title, screenedDate, releaseYear: found.releaseYear, imdbLink, notes }
+      yield {
+        line: row.line,
+        movie: { ...movie, ...(rating && { rating }), ...(tags && { tags }) },
+      }
+    }
+  }
+  const report = await importMovies(log, importRows(), { onRow })
+  const { matched, episodes, trailers, unmatched } = set
+  return { ...report, skipped: report.skipped + set.there, matched, unmatched, episodes, trailers }
+}
+
+/**
+ * Writes the unmatched rows: to `given` (replaced), else beside the input as
+ * `<input>.unmatched.csv`, or `-1`, `-2`... before `.csv` when that is there already, so a file
+ * the person is correcting is never written over. Returns where.
+ */
+export async function writeUnmatched(
+  rows: readonly UnmatchedRow[],
+  given: string | undefined,
+  input: string,
+) {
+  const base = given ?? `${input === '-' ? 'import' : input}.unmatched`
+  let path = given ?? `${base}.csv`
+  for (let n = 1; !given && (await exists(path)); n++) path = `${base}-${n}.csv`
+  await writeFile(path, unmatchedCsv(rows), { flag: given ? 'w' : 'wx' })
+  return path
+}
+
+const exists = (path: string) =>
+  access(path, constants.F_OK).then(
+    () => true,
+    () => false,
+  )

@@ -1,0 +1,175 @@
+/** A Letterboxd, Trakt or Netflix file, read whole, as history rows. */
+import { parse } from 'csv-parse/sync'
+import { unzipSync } from 'fflate'
+import type { HistoryRow } from '../formats/history'
+import {
+  isLetterboxdDiaryHeader,
+  letterboxdReviews,
+  letterboxdScreening,
+} from '../formats/letterboxd-diary'
+import {
+  dayReader,
+  isNetflixHeader,
+  netflixDateFormats,
+  netflixScreening,
+} from '../formats/netflix'
+import { isTraktHeader, traktCsvScreening, traktJsonScreenings } from '../formats/trakt'
+import { UsageError } from './exit'
+
+/** The services whose histories `movie-log import` reads. */
+export const HISTORY_FORMATS = ['letterboxd', 'trakt', 'netflix'] as const
+export type HistoryFormat = (typeof HISTORY_FORMATS)[number]
+
+/** How a history is read: the log's zone (Trakt's instants), the day form (Netflix's days). */
+export interface HistoryOptions {
+  timeZone: string | undefined
+  dateFormat: string | undefined
+}
+
+// A zip's local file header (or the end record of an empty zip): PK\x03\x04, PK\x05\x06.
+export const isZip = (head: Uint8Array): boolean =>
+  head[0] === 0x50 &&
+  head[1] === 0x4b &&
+  ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))
+
+/** The service a file's first bytes show: a zip is Letterboxd's, a JSON array Trakt's, else the CSV header. */
+export function historyFormatOf(head: Buffer): HistoryFormat | undefined {
+  if (isZip(head)) return 'letterboxd'
+  const text = head.toString('utf8').replace(/^\uFEFF/, '')
+  if (/^\s*\[/.test(text)) return 'trakt'
+  const header = headerOf(text.slice(0, text.indexOf('\n') + 1 || undefined))
+  if (isLetterboxdDiaryHeader(header)) return 'letterboxd'
+  if (isTraktHeader(header)) return 'trakt'
+  if (isNetflixHeader(header)) return 'netflix'
+  return undefined
+}
+
+function headerOf(line: string): string[] {
+  try {
+    return ((parse(line, { relax_column_count: true })[0] ?? []) as string[]).map((c) => c.trim())
+  } catch {
+    return []
+  }
+}
+
+/** CSV text as records with the line each ends on, its header first. */
+function csvOf(text: string): { record: string[]; line: number }[] {
+  const parsed = parse(text, {
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+  })
+  return (parsed as unknown as { record: string[]; info: { lines: number } }[]).map(
+    ({ record, info }) => ({
+      record,
+      line: info.lines,
+    }),
+  )
+}
+
+/**
+ * The rows of a history file (`name` for messages). A file that is not of `format` is refused
+ * whole, naming what it lacks.
+ */
+export function readHistory(
+  bytes: Buffer,
+  name: string,
+  format: HistoryFormat,
+  options: HistoryOptions,
+): HistoryRow[] {
+  if (format === 'letterboxd')
+    return isZip(bytes)
+      ? readLetterboxdZip(bytes, name)
+      : readLetterboxd(bytes.toString('utf8'), new Map(), name)
+  const text = bytes.toString('utf8')
+  if (format === 'trakt' && /^\uFEFF?\s*\[/.test(text))
+    return traktJsonScreenings(jsonArray(text, name), options.timeZone)
+  const [head, ...records] = csvOf(text)
+  const header = (head?.record ?? []).map((cell) => cell.trim())
+  if (format === 'trakt') {
+    if (!isTraktHeader(header))
+      throw new Error(
+        `${name}: not a Trakt history (it needs the columns watched_at, type, title and imdb_id)`,
+      )
+    return records.map(({ record, line }) =>
+      traktCsvScreening(header, record, line, options.timeZone),
+    )
+  }
+  if (!isNetflixHeader(header))
+    throw new Error(`${name}: not a Netflix viewing history (its columns are Title,Date)`)
+  const form = netflixForm(
+    records.map(({ record }) => (record[1] ?? '').trim()),
+    options.dateFormat,
+  )
+  return records.map(({ record, line }) =>
+    netflixScreening(header, record, line, form.read, form.format),
+  )
+}
+
+function netflixForm(dates: string[], given: string | undefined) {
+  if (given !== undefined) {
+    const read = dayReader(given)
+    if (!read)
+      throw new UsageError(
+        `--date-format: '${given}' is not a day form like DD/MM/YYYY or MM/DD/YY`,
+      )
+    return { read, format: given }
+  }
+  const [format, ...others] = netflixDateFormats(dates)
+  if (!format) {
+    throw new UsageError(
+      `the days of this file (such as '${dates[0]}') are in no form movie-log knows: name it with --date-format, e.g. --date-format DD.MM.YYYY`,
+    )
+  }
+  if (others.length > 0) {
+    throw new UsageError(
+      `the days of this file read as ${[format, ...others].join(' or ')}: name your account's form with --date-format, e.g. --date-format ${format}`,
+    )
+  }
+  return { read: dayReader(format) as (text: string) => string | undefined, format }
+}
+
+function jsonArray(text: string, name: string): unknown[] {
+  let items: unknown
+  try {
+    items = JSON.parse(text.replace(/^\uFEFF/, ''))
+  } catch (error) {
+    throw new Error(`${name}: not JSON: ${(error as Error).message}`)
+  }
+  if (!Array.isArray(items)) throw new Error(`${name}: not a Trakt history (a JSON array)`)
+  return items
+}
+
+function readLetterboxd(diary: string, reviews: Map<string, string>, name: string): HistoryRow[] {
+  const [head, ...records] = csvOf(diary)
+  const header = (head?.record ?? []).map((cell) => cell.trim())
+  if (!isLetterboxdDiaryHeader(header)) {
+    throw new Error(
+      `${name}: not a Letterboxd diary (it needs the columns Name, Year, Letterboxd URI and Watched Date)`,
+    )
+  }
+  return records.map(({ record, line }) => letterboxdScreening(header, record, line, reviews))
+}
+
+/**
+ * Letterboxd's export as downloaded: its diary.csv, with reviews.csv's reviews. The rest (ratings,
+ * watched, watchlist, lists, likes) is not a diary of screenings, and deleted/ and orphaned/ hold
+ * entries the person removed: none of them is read.
+ */
+function readLetterboxdZip(bytes: Buffer, name: string): HistoryRow[] {
+  const wanted = new Set(['diary.csv', 'reviews.csv'])
+  let files: Record<string, Uint8Array>
+  try {
+    files = unzipSync(bytes, { filter: (file) => wanted.has(file.name) })
+  } catch (error) {
+    throw new Error(`${name}: a zip that cannot be read (${(error as Error).message})`)
+  }
+  const diary = files['diary.csv']
+  if (!diary) throw new Error(`${name}: a zip without diary.csv: not a Letterboxd export`)
+  const text = (file: Uint8Array) => Buffer.from(file).toString('utf8')
+  const reviews = files['reviews.csv']
+    ? letterboxdReviews(csvOf(text(files['reviews.csv'])).map(({ record }) => record))
+    : new Map<string, string>()
+  return readLetterboxd(text(diary), reviews, `${name}: diary.csv`)
+}
