@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 // The layout STYLE.md "The house" describes, checked on the source itself.
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 // Aim for under 200 (h3: "short files"); one concern in one file beats a split by a line cap.
-const MAX_LINES = 300
+const MAX_LINES = 400
 
 const filesIn = (folder: string) =>
   existsSync(join(ROOT, folder))
@@ -183,7 +183,7 @@ describe('the source layout', () => {
     expect(cycles()).toEqual([])
   })
 
-  it('has no file over 300 lines', () => {
+  it('has no file over 400 lines', () => {
     const long = sources.filter(
       (file) => readFileSync(join(ROOT, file), 'utf8').trimEnd().split('\n').length > MAX_LINES,
     )
