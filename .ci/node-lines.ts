@@ -76,6 +76,7 @@ export const LINE_SUITES = [
   'test/scrobble-refusals.test.ts',
   'test/scrobble-rate.test.ts',
   'test/trakt.test.ts',
+  'test/catalog-http.test.ts',
   'test/http-safety.test.ts',
   // The new SQLite files and the folder they are made in, on node:sqlite too.
   'test/sqlite-file.test.ts',

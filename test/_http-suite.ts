@@ -435,6 +435,7 @@ export function httpContract(
         '/movies',
         '/movies/openapi.json',
         '/movies/stats',
+        '/movies/catalog',
         '/movies/{id}',
         '/movies/scrobble/{source}',
         ...Object.keys(document.paths).filter((path) => path.startsWith('/movies/trakt/')),

@@ -175,7 +175,9 @@ describe('a plug-in given to the command: movie-log import --plugin', () => {
     const file = join(work, 'other.csv')
     writeFileSync(file, 'Title,Year\r\nHeat,1995\r\n')
     const unnamed = movieLog(['import', file, '--store', 'memory://', '--format', 'club'])
-    expect(unnamed.stderr).toMatch(/--format: 'club' is not one of auto, ndjson, csv, imdb\n/)
+    expect(unnamed.stderr).toMatch(
+      /--format: 'club' is not one of auto, ndjson, csv, imdb, letterboxd, trakt, netflix\n/,
+    )
     const wrong = movieLog([
       'import',
       file,

@@ -78,7 +78,7 @@ describe('the example server’s pages', () => {
 })
 
 describe('the built diary page', () => {
-  it('is an HTML file naming its hashed script and style, under 21 kB gzipped in all', async () => {
+  it('is an HTML file naming its hashed script and style, under 22.5 kB gzipped in all', async () => {
     const built = await buildPage(join(folder('movie-log-build-'), 'page'))
     const html = readFileSync(join(built.dir, 'index.html'), 'utf8')
     expect(built.assets).toEqual([
@@ -97,8 +97,9 @@ describe('the built diary page', () => {
     // 14 kB until the "Connect your media server" panel's setup steps (about 180 bytes); 15 kB
     // until the search box and the year in review (issue 39 allowed 10 kB more; they took 2.1: 14,975 -> 17,082 bytes).
     // Ratings and tags (issue 57: the stars, the chips, the tag filter, the review's ratings and
-    // top tags) took 2.2 kB: 17,865 -> 20,081 bytes.
-    expect(total).toBeLessThan(21 * 1024)
+    // top tags) took 2.2 kB: 17,865 -> 20,081 bytes. The catalog's title suggestions (issue 58)
+    // and the Trakt code form (issue 59) took 1.8 kB more: 21,903 bytes.
+    expect(total).toBeLessThan(22.5 * 1024)
   })
 
   it('carries each asset compressed beside it, and serves those copies as they are', async () => {
