@@ -23,6 +23,9 @@ export {
   MovieValidationError,
   NamespaceConflictError,
   PreconditionFailedError,
+  type StoreFailure,
+  type StoreFailureReason,
+  StoreUnavailableError,
   UnsupportedStoreError,
   type ValidationIssue,
 } from './core/errors'
@@ -39,11 +42,6 @@ export type { Movie, NewMovie } from './core/movie'
 export type { AddMovieOptions, MovieLog, MovieLogOptions, MovieLogs } from './core/movie-log'
 export type { MovieSort } from './core/range'
 export type { MovieStats, Rewatch, StatsOptions, TagCount } from './core/stats'
-export {
-  type StoreFailure,
-  type StoreFailureReason,
-  StoreUnavailableError,
-} from './core/store-failure'
 export { versionOf } from './core/version'
 export type { LogChange, WatchOptions } from './core/watch'
 export {

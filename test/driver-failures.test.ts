@@ -9,14 +9,17 @@ import {
   MovieLogError,
   NamespaceConflictError,
   registerStoreOpener,
+  type StoreFailureReason,
   StoreUnavailableError,
   UnsupportedStoreError,
 } from 'movie-log'
 import { createMovieLogClient } from 'movie-log/client'
 import { type Problem, toWebHandler } from 'movie-log/web'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { STORE_FAILURE_REASONS, STORE_FAILURE_WORDS } from '../src/core/errors'
 import { openRedisCluster } from '../src/drivers/redis/cluster'
 import { importPeer, missingPackageOf } from '../src/drivers/shared/peer'
+import { createOpenApiDocument } from '../src/http/openapi/document'
 import { aMovie } from './_movies'
 
 afterEach(() => {
@@ -254,5 +257,47 @@ describe('a 503 across the client', () => {
       retries: 0,
     })
     await expect(client.listMovies()).rejects.toMatchObject({ reason: 'unreachable' })
+  })
+})
+
+describe('the store failure reasons, one table (issue 56)', () => {
+  const eight: StoreFailureReason[] = [
+    'unreachable',
+    'timeout',
+    'too-many-connections',
+    'disk-full',
+    'read-only',
+    'auth-failed',
+    'busy',
+    'unknown',
+  ]
+
+  it('are listed from the table of words, in its order, and the OpenAPI document says them', () => {
+    expect(STORE_FAILURE_REASONS).toEqual(eight)
+    const document = createOpenApiDocument('/movies') as {
+      components: { schemas: { Problem: { properties: { reason: { enum: string[] } } } } }
+    }
+    expect(document.components.schemas.Problem.properties.reason.enum).toEqual(eight)
+  })
+
+  it.each(eight)('%s: its words in the message, and the client reads it back', async (reason) => {
+    const error = new StoreUnavailableError('add', undefined, { reason })
+    expect(error.message).toContain(STORE_FAILURE_WORDS[reason])
+    expect(MovieLogError.is(error) && error.code).toBe('STORE_UNAVAILABLE')
+    const problem = { type: 'urn:movie-log:problem:store-unavailable', status: 503, reason }
+    const client = createMovieLogClient('http://movie-log.test/movies', {
+      fetch: async () => Response.json(problem, { status: 503 }),
+      retries: 0,
+    })
+    await expect(client.listMovies()).rejects.toMatchObject({ reason })
+  })
+
+  it('reads a reason it does not know as "unknown"', async () => {
+    const problem = { type: 'urn:movie-log:problem:store-unavailable', status: 503, reason: 'x' }
+    const client = createMovieLogClient('http://movie-log.test/movies', {
+      fetch: async () => Response.json(problem, { status: 503 }),
+      retries: 0,
+    })
+    await expect(client.listMovies()).rejects.toMatchObject({ reason: 'unknown' })
   })
 })

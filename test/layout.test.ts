@@ -79,7 +79,7 @@ const LAYERS: [layer: string, test: RegExp][] = [
   // search and statistics index), the errors, store URLs, the one cache policy (lru).
   [
     'core-port',
-    /^src\/core\/(driver|movie|fields|rating-tags|errors|store-failure|store-url|store-adapter|words|tallies|lru|catalog|catalog-key|catalog-rows|catalog-match)\.ts$/,
+    /^src\/core\/(driver|movie|fields|rating-tags|errors|store-url|store-adapter|words|tallies|lru|catalog|catalog-key|catalog-rows|catalog-match)\.ts$/,
   ],
   ['entry', /^src\/(index|create|plugins|store-urls|store-files)\.ts$/],
   // What the command may use of the server: its door.

@@ -7,14 +7,12 @@ import {
   LogClosedError,
   MovieValidationError,
   NamespaceConflictError,
-  UnsupportedStoreError,
-  type ValidationIssue,
-} from '../core/errors'
-import {
   STORE_FAILURE_REASONS,
   type StoreFailureReason,
   StoreUnavailableError,
-} from '../core/store-failure'
+  UnsupportedStoreError,
+  type ValidationIssue,
+} from '../core/errors'
 
 /**
  * An HTTP answer that no core error stands for: 401 or 403 from the server's `authorize`, 413

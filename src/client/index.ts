@@ -15,6 +15,8 @@ export {
   MovieValidationError,
   NamespaceConflictError,
   PreconditionFailedError,
+  type StoreFailureReason,
+  StoreUnavailableError,
   UnsupportedStoreError,
   type ValidationIssue,
 } from '../core/errors'
@@ -22,7 +24,6 @@ export type { ListMoviesOptions, MoviePage } from '../core/listing'
 export type { Movie, NewMovie } from '../core/movie'
 export type { AddMovieOptions, MovieLog } from '../core/movie-log'
 export type { MovieSort } from '../core/range'
-export { type StoreFailureReason, StoreUnavailableError } from '../core/store-failure'
 export { versionOf } from '../core/version'
 export type { LogChange, WatchOptions } from '../core/watch'
 export { createCatalogClient } from './catalog'

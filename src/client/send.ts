@@ -1,5 +1,5 @@
 /** One call over HTTP: a timeout per attempt, and retries for what may succeed when repeated. */
-import { StoreUnavailableError } from '../core/store-failure'
+import { StoreUnavailableError } from '../core/errors'
 
 export interface SendOptions {
   fetch: typeof fetch

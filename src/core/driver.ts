@@ -3,8 +3,8 @@
  * is store-wide (one connection, opened once); `log(owner)` gives one owner's log on it, which
  * costs nothing that stays. Drivers depend on this file and on the core's pure movie rules.
  */
+import type { StoreFailure } from './errors'
 import type { Movie } from './movie'
-import type { StoreFailure } from './store-failure'
 import type { TallyRead } from './tallies'
 import type { WordQuery } from './words'
 

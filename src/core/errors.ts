@@ -1,3 +1,6 @@
+// The core's errors: codes, classes, and the store failure reasons (which client error is which
+// reason is each driver's `classifyFailure`, behind the port, never the core's knowledge).
+
 /**
  * Stable codes of every error movie-log raises on purpose.
  *
@@ -43,9 +46,7 @@ export interface ValidationIssue {
  *
  * @example
  * ```ts
- * try { await log.addMovie(input) } catch (error) {
- *   if (MovieLogError.is(error)) console.log(error.code)
- * }
+ * catch (error) { if (MovieLogError.is(error)) console.log(error.code) }
  * ```
  */
 export class MovieLogError extends Error {
@@ -145,26 +146,20 @@ function describe(summary: string, issues: ValidationIssue[]): string {
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (IdempotencyError.is(error) && error.code === 'IDEMPOTENCY_KEY_IN_FLIGHT') retrySoon()
- * }
+ * if (IdempotencyError.is(error) && error.code === 'IDEMPOTENCY_KEY_IN_FLIGHT') retrySoon()
  * ```
  */
 export class IdempotencyError extends MovieLogError {
   override name = 'IdempotencyError'
   protected static override readonly names = ['IdempotencyError']
 
-  constructor(
-    code: 'IDEMPOTENCY_KEY_INVALID' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_KEY_IN_FLIGHT',
-    message: string,
-  ) {
+  constructor(code: Extract<MovieLogErrorCode, `IDEMPOTENCY_${string}`>, message: string) {
     super(code, message)
   }
 }
 
 /**
- * `updateMovie` or `deleteMovie` without `ifMatch` named a movie the log does not have
- * (HTTP 404).
+ * `updateMovie` or `deleteMovie` without `ifMatch` named a movie the log does not have (404).
  *
  * @example
  * ```ts
@@ -296,4 +291,109 @@ export class InvalidOwnerError extends MovieLogError {
   constructor(message: string) {
     super('INVALID_OWNER', message)
   }
+}
+
+/**
+ * Why the store failed, as far as its error tells:
+ * - `'unreachable'`: refused, reset, unknown host, or the server ended the connection
+ *   (a restart, a failover, an idle-connection reaper);
+ * - `'timeout'`: no answer in time (connecting, or the call itself past `storeTimeoutMs`);
+ * - `'too-many-connections'`: new connections refused (PostgreSQL's limits, Redis's `maxclients`);
+ * - `'disk-full'`: the store's disk (or quota) is full;
+ * - `'read-only'`: writes refused (a read-only file or replica, Redis unable to persist);
+ * - `'auth-failed'`: the store refused the credentials;
+ * - `'busy'`: locked by another writer past the wait allowed, or a deadlock;
+ * - `'unknown'`: the driver knows the store failed, but not which of these it was.
+ *
+ * @example
+ * ```ts
+ * if (StoreUnavailableError.is(error) && error.reason === 'disk-full') alertOperator()
+ * ```
+ */
+export type StoreFailureReason = keyof typeof STORE_FAILURE_WORDS
+
+/** A few words per reason, for messages and logs: the one list of the reasons. */
+export const STORE_FAILURE_WORDS = {
+  unreachable: 'cannot be reached',
+  timeout: 'no answer in time',
+  'too-many-connections': 'too many connections',
+  'disk-full': 'disk full',
+  'read-only': 'read-only, refuses writes',
+  'auth-failed': 'credentials refused',
+  busy: 'busy, locked by another writer',
+  unknown: 'failed',
+} as const
+
+/** Every reason, in the table's order: to read one from outside (a problem's `reason`). */
+export const STORE_FAILURE_REASONS = Object.keys(
+  STORE_FAILURE_WORDS,
+) as readonly StoreFailureReason[]
+
+/**
+ * A store failure as a driver's classifier reads it: why, and the store's code when it gave one.
+ *
+ * @example
+ * ```ts
+ * const failure: StoreFailure = { reason: 'too-many-connections', code: '53300' }
+ * ```
+ */
+export interface StoreFailure {
+  reason: StoreFailureReason
+  code?: string | undefined
+  /** A write that failed this way may have been stored all the same (it timed out). */
+  mayHaveLanded?: boolean
+}
+
+/** Raised by movie-log itself when a store call outlives its timeout: the store said nothing. */
+export class StoreTimeoutError extends Error {
+  override name = 'StoreTimeoutError'
+}
+
+/**
+ * The store failed or could not be reached (Redis down, database gone, disk full). The same
+ * call may succeed once the store is back; an add that failed this way may or may not have
+ * been stored (retry it with its idempotency key). The store's own error is kept as `cause`.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (StoreUnavailableError.is(error)) retryLater(error.reason, error.storeCode) }
+ * ```
+ */
+export class StoreUnavailableError extends MovieLogError {
+  override name = 'StoreUnavailableError'
+  protected static override readonly names = ['StoreUnavailableError']
+  /** Why, read by the store's driver from its client's error; over HTTP, the problem's `reason`. */
+  readonly reason: StoreFailureReason
+  /**
+   * The store's own code, for logs, never sent over HTTP: an errno (`ECONNREFUSED`), a SQLSTATE
+   * (`57P01`), `SQLITE_FULL`, a Redis reply (`READONLY`), a node-redis class name.
+   */
+  readonly storeCode: string | undefined
+  /**
+   * A write that timed out: the store may have stored it all the same. Retry it only where safe:
+   * an add with its idempotency key, or after reading what the log holds. Over HTTP, a 503 with
+   * `reason: 'timeout'` whose `detail` says so.
+   */
+  readonly mayHaveLanded: boolean
+
+  constructor(operation: string, cause: unknown, failure: StoreFailure = { reason: 'unknown' }) {
+    const words = STORE_FAILURE_WORDS[failure.reason] ?? STORE_FAILURE_WORDS.unknown
+    const message = `The movie store is unavailable (${operation}: ${words})`
+    super('STORE_UNAVAILABLE', message, { cause })
+    this.reason = failure.reason
+    this.storeCode = failure.code
+    this.mayHaveLanded = failure.mayHaveLanded === true
+  }
+}
+
+/**
+ * An error, the errors it gathers (a refused connect to each address of a host) and its causes,
+ * four deep at most: where a store client's own error code is found.
+ */
+export function* errorChain(error: unknown, depth = 0): Generator<Error> {
+  if (!(error instanceof Error) || depth > 4) return
+  yield error
+  if (error instanceof AggregateError)
+    for (const inner of error.errors) yield* errorChain(inner, depth + 1)
+  yield* errorChain(error.cause, depth + 1)
 }

@@ -1,7 +1,11 @@
 import type { LogDriver, StoreDriver } from './driver'
-import { MovieLogError } from './errors'
+import {
+  MovieLogError,
+  type StoreFailure,
+  StoreTimeoutError,
+  StoreUnavailableError,
+} from './errors'
 import { callLog, LOG_METHODS, wrapLog } from './log-methods'
-import { type StoreFailure, StoreTimeoutError, StoreUnavailableError } from './store-failure'
 
 /**
  * One owner's log as the core calls it: a call that hangs past `timeoutMs` (on a store that can

@@ -1,10 +1,9 @@
 import type { LogDriver } from './driver'
-import { MovieValidationError, type ValidationIssue } from './errors'
+import { MovieValidationError, StoreUnavailableError, type ValidationIssue } from './errors'
 import { contentId, idProblem } from './import-id'
 import { type ImportTarget, importTargetOf } from './import-target'
 import { type Movie, parseNewMovie, sameMovie } from './movie'
 import type { MovieLog } from './movie-log'
-import { StoreUnavailableError } from './store-failure'
 
 /**
  * One row to import: a movie (with or without `id`) and the line it came from, or a row its

@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from '../core/store-failure'
+import { StoreUnavailableError } from '../core/errors'
 
 /**
  * The default `onError`: a bug with its stack; the store failing (a 503) as one line saying why,

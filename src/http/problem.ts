@@ -2,9 +2,10 @@ import {
   MovieLogError,
   type MovieLogErrorCode,
   NOT_A_JSON_OBJECT,
+  type StoreFailureReason,
+  type StoreUnavailableError,
   type ValidationIssue,
 } from '../core/errors'
-import type { StoreFailureReason, StoreUnavailableError } from '../core/store-failure'
 import { type Reply, reasonPhrase } from './reply'
 
 /**

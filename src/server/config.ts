@@ -16,8 +16,8 @@
  *                                                           names only; else any
  *   MOVIE_LOG_MAX_STREAMS         exports, live feeds and streamed lists open at once  default 256
  *   MOVIE_LOG_TIME_ZONE           the IANA zone a scrobble's watch is written in
- *   MOVIE_LOG_CATALOG             the IMDb catalog's SQLite file (default: beside a SQLite diary)
  *                                                           default: the process's own zone
+ *   MOVIE_LOG_CATALOG             the IMDb catalog's SQLite file (default: beside a SQLite diary)
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'

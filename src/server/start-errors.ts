@@ -4,7 +4,7 @@
  * package that is not installed.
  */
 import { resolve } from 'node:path'
-import { errorChain } from '../core/store-failure'
+import { errorChain } from '../core/errors'
 import { redact } from '../core/store-url'
 
 type Explain = (url: URL, code: string) => string

@@ -1,7 +1,7 @@
 import type Keyv from 'keyv'
 import { byDate, byId, isAfter, type LogDriver, type StoreDriver } from '../../core/driver'
+import type { StoreFailure } from '../../core/errors'
 import type { Movie } from '../../core/movie'
-import type { StoreFailure } from '../../core/store-failure'
 import { answers, movieWords } from '../../core/words'
 import { type ChangeHistory, changeHistory } from '../shared/change-history'
 import { classifyNodeFailure } from '../shared/failures'

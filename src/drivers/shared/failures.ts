@@ -3,7 +3,7 @@
  * own errnos (a socket or a file failing), which any client passes on.
  */
 import { isProgrammingError } from '../../core/driver'
-import { errorChain, type StoreFailure, type StoreFailureReason } from '../../core/store-failure'
+import { errorChain, type StoreFailure, type StoreFailureReason } from '../../core/errors'
 
 /** A table from a store's codes to reasons, filled by `codes`. */
 export type FailureCodes = Record<string, StoreFailureReason>

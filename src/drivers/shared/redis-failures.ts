@@ -1,4 +1,4 @@
-import type { StoreFailure, StoreFailureReason } from '../../core/store-failure'
+import type { StoreFailure, StoreFailureReason } from '../../core/errors'
 import { classifyChain, errnoFailure } from './failures'
 
 /** A Redis store could not be used: why, in the words of the error that said so first. */

@@ -2,7 +2,7 @@
  * The SQL drivers' failure classifiers: which errors of node-sqlite3 and of pg are the store
  * failing, and why. Any other error (bad SQL, a constraint, a bug) is no store failure.
  */
-import type { StoreFailure } from '../../core/store-failure'
+import type { StoreFailure } from '../../core/errors'
 import { classifyChain, codes, errnoFailure, type FailureCodes } from './failures'
 
 // SQLite result codes that are the file or the disk failing, or another writer holding the lock

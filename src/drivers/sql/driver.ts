@@ -1,6 +1,6 @@
 import type { ChangeRead, DateQuery, LogDriver, StoreDriver, StoredChange } from '../../core/driver'
+import type { StoreFailure } from '../../core/errors'
 import type { Movie } from '../../core/movie'
-import type { StoreFailure } from '../../core/store-failure'
 import { afterPrefix } from '../../core/words'
 import { latestChanges } from '../shared/latest-changes'
 import { createMovieCache } from '../shared/movie-cache'

@@ -1,4 +1,5 @@
 /** The JSON Schemas of the OpenAPI document, written from the constants the field rules use. */
+import { STORE_FAILURE_REASONS } from '../../core/errors'
 import {
   BIDI_CONTROL,
   CONTROL_IN_NOTES,
@@ -10,7 +11,6 @@ import {
   TITLE_MAX_LENGTH,
   UNSAFE_IN_LINK,
 } from '../../core/fields'
-import { STORE_FAILURE_REASONS } from '../../core/store-failure'
 import { type JsonSchema, schemaRef } from './components'
 import { byRating, rating, removable, tagCounts, tags } from './rating-tags'
 

@@ -190,7 +190,8 @@ function copyForm(prefix: string, submitLabel: string): HTMLFormElement {
       if (value) node.setAttribute(name, value.replace(/^[^-]+/, prefix))
     }
   }
-  ;(form.querySelector('button') as HTMLButtonElement).textContent = submitLabel
+  // The submit button: the rating's Clear is a button too, before it.
+  ;(form.querySelector('button[type="submit"]') as HTMLButtonElement).textContent = submitLabel
   return form
 }
 
