@@ -29,6 +29,7 @@ export interface TraktClient {
   scrobble: { start: Call; pause: Call; stop: Call }
   sync: {
     history: { get: Call; add: Call; remove: Call }
+    ratings: { get: Call; add: Call; remove: Call }
     watched: Call
     last_activities: Call
   }

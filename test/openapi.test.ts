@@ -158,6 +158,10 @@ const TRAKT = [
   '/trakt/scrobble/{action}',
   '/trakt/sync/history',
   '/trakt/sync/history/remove',
+  '/trakt/sync/ratings',
+  '/trakt/sync/ratings/{type}',
+  '/trakt/sync/ratings/{type}/{rating}',
+  '/trakt/sync/ratings/remove',
   '/trakt/sync/watched/movies',
   '/trakt/sync/last_activities',
 ]

@@ -88,6 +88,19 @@ for (const { name, describeStore, open } of stores) {
         expect(movies.find((movie) => movie.title === 'Heat')?.screenedDate).toBe(
           '2024-06-01T20:30:00.000',
         )
+        // Ratings: Heat's entry rated, read back through the other process, then removed.
+        const rated = await trakt.sync.ratings.add({ movies: [{ ...HEAT, rating: 8 }] })
+        expect(rated).toMatchObject({ added: { movies: 1 }, not_found: { movies: [] } })
+        expect(await other.sync.ratings.get({ type: 'movies' })).toMatchObject([
+          {
+            rating: 8,
+            type: 'movie',
+            rated_at: '2024-06-01T18:30:00.000Z',
+            movie: { title: 'Heat' },
+          },
+        ])
+        expect((await trakt.sync.ratings.remove({ movies: [HEAT] })).deleted.movies).toBe(1)
+        expect(await trakt.sync.ratings.get()).toEqual([])
 
         const page1 = await trakt.sync.history.get({
           type: 'movies',
@@ -220,6 +233,20 @@ describe('a Trakt client on a household server', () => {
     const removed = await alicesApp.sync.history.remove({ ids: bobsIds })
     expect(removed.deleted.movies).toBe(0)
     expect(await titles(bob)).toHaveLength(2)
+    // Ratings too: Alice rates and unrates her own entry only; Heat is not in her diary.
+    const rated = await alicesApp.sync.ratings.add({
+      movies: [
+        { ...SHAWSHANK, rating: 9 },
+        { ...HEAT, rating: 3 },
+      ],
+    })
+    expect(rated).toMatchObject({
+      added: { movies: 1 },
+      not_found: { movies: [{ title: 'Heat' }] },
+    })
+    expect(await bobsApp.sync.ratings.get()).toEqual([])
+    expect((await bobsApp.sync.ratings.remove({ movies: [SHAWSHANK] })).deleted.movies).toBe(0)
+    expect(await alicesApp.sync.ratings.get()).toMatchObject([{ rating: 9 }])
     // A person's own token is not a Trakt token, and the page's approval needs a person.
     expect(
       (

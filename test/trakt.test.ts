@@ -1,46 +1,9 @@
-import { createMovieLog } from 'movie-log'
-import { toWebHandler } from 'movie-log/web'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fixture } from './_scrobble'
+import { serving, TOKEN } from './_trakt-web'
 
 // Trakt's routes and Kodi's events through the web handler on memory: the answers a client
 // gets for each case of the device flow, scrobbles and Kodi's events.
-const BASE = 'http://localhost/movies'
-const TOKEN = 'person-token'
-
-function serving() {
-  const log = createMovieLog()
-  const authorize = (request: Request) => request.headers.get('authorization') === `Bearer ${TOKEN}`
-  const web = toWebHandler(log, { timeZone: 'Europe/Paris', authorize })
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    web(
-      new Request(`${BASE}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      }),
-    )
-  const codes = async () =>
-    (await (await post('/trakt/oauth/device/code', { client_id: 'x' })).json()) as {
-      device_code: string
-      user_code: string
-    }
-  const answer = (userCode: string, approve = true) =>
-    post(
-      '/trakt/oauth/device/approve',
-      { user_code: userCode, approve },
-      { authorization: `Bearer ${TOKEN}` },
-    )
-  const poll = (code: string) => post('/trakt/oauth/device/token', { code, client_id: 'x' })
-  const signedIn = async () => {
-    const { device_code, user_code } = await codes()
-    await answer(user_code)
-    const tokens = (await (await poll(device_code)).json()) as { access_token: string }
-    return (path: string, body: unknown) =>
-      post(`/trakt${path}`, body, { authorization: `Bearer ${tokens.access_token}` })
-  }
-  return { log, post, codes, answer, poll, signedIn }
-}
 
 afterEach(() => {
   vi.useRealTimers()

@@ -163,7 +163,14 @@ export function createMovieLogReplier(
         reached && options.authorize && (await denied(asked, options.authorize, 'add'))
       return refused ? undefined : reached
     }
-    const settings = { source, maxBodyBytes, timeZone: options.timeZone, person }
+    const { catalog } = options
+    const settings = {
+      source,
+      maxBodyBytes,
+      timeZone: options.timeZone,
+      person,
+      match: catalog && (await import('./trakt/context')).catalogMatcher(catalog),
+    }
     return adding(() => replyToTrakt(settings, request, url, path))
   }
 

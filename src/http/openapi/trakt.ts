@@ -48,7 +48,8 @@ function operation(
 
 const SCROBBLE_FAILURES = {
   ...UNAUTHORIZED,
-  '404': 'A movie without an IMDb id: Trakt’s unknown item.',
+  '404':
+    'A movie without an IMDb id the catalog does not match (none loaded, a TMDB id alone, no one entry of its title and year): Trakt’s unknown item.',
   '409': 'The same movie was stopped within the hour: `watched_at` and `expires_at`, logged once.',
   '422': 'progress is under 1, over 100 or not a number, or the log refuses the movie.',
 }
@@ -165,6 +166,51 @@ export const TRAKT_PATHS: Record<string, JsonSchema> = {
       true,
     ),
   },
+  '/trakt/sync/ratings': {
+    get: operation(
+      'traktRatings',
+      'Each rated movie with its latest rating (Trakt)',
+      ['200', 'Entries `{ rated_at, rating, type, movie }`.'],
+      UNAUTHORIZED,
+    ),
+    post: operation(
+      'traktRatingsAdd',
+      'Rate the latest entry of each movie (Trakt)',
+      ['201', '`added` and `not_found` (a movie never logged).'],
+      { ...UNAUTHORIZED, '422': 'A rating is not a whole number from 1 to 10; nothing is rated.' },
+      true,
+    ),
+  },
+  '/trakt/sync/ratings/{type}': {
+    parameters: [{ name: 'type', in: 'path', required: true, schema: { type: 'string' } }],
+    get: operation(
+      'traktRatingsOfType',
+      'Ratings of one type (Trakt): `movies`; any other is empty',
+      ['200', 'Entries `{ rated_at, rating, type, movie }`.'],
+      UNAUTHORIZED,
+    ),
+  },
+  '/trakt/sync/ratings/{type}/{rating}': {
+    parameters: [
+      { name: 'type', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'rating', in: 'path', required: true, schema: { type: 'string' } },
+    ],
+    get: operation(
+      'traktRatingsFiltered',
+      'Ratings of one type among some values (Trakt), as `8,9,10`',
+      ['200', 'Entries `{ rated_at, rating, type, movie }`.'],
+      { ...UNAUTHORIZED, '400': 'The filter is not whole numbers 1-10, comma separated.' },
+    ),
+  },
+  '/trakt/sync/ratings/remove': {
+    post: operation(
+      'traktRatingsRemove',
+      'Remove the ratings of movies (Trakt)',
+      ['200', '`deleted` and `not_found`.'],
+      UNAUTHORIZED,
+      true,
+    ),
+  },
   '/trakt/sync/watched/movies': {
     get: operation(
       'traktWatched',
@@ -177,7 +223,7 @@ export const TRAKT_PATHS: Record<string, JsonSchema> = {
     get: operation(
       'traktLastActivities',
       'When things last changed (Trakt)',
-      ['200', '`movies.watched_at` is now.'],
+      ['200', '`movies.watched_at` and `movies.rated_at` are now.'],
       UNAUTHORIZED,
     ),
   },

@@ -13,7 +13,8 @@ import { historyOf } from './history'
 import { imdbIdOfMovie, namedMovie } from './movies'
 import { traktError, traktJson } from './replies'
 
-const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
+/** A list a client sent, or none. */
+export const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
 
 /** Adds each movie of `body.movies` at its `watched_at` (now when absent). */
 export async function addHistory(context: TraktContext, body: unknown): Promise<Reply> {

@@ -89,8 +89,8 @@ export async function readWatched(context: TraktContext): Promise<Reply> {
 
 /**
  * `GET /sync/last_activities`. Edits made on the page or through the log's own API leave no
- * time here, so `movies.watched_at` is now: a client that compares it always syncs, which costs
- * a read and never misses a change.
+ * time here, so `movies.watched_at` and `movies.rated_at` are now: a client that compares them
+ * always syncs, which costs a read and never misses a change.
  */
 export function lastActivities(context: TraktContext): Reply {
   const now = new Date(context.now).toISOString()
@@ -98,7 +98,14 @@ export function lastActivities(context: TraktContext): Reply {
   const quiet = { watched_at: never, collected_at: never, rated_at: never, watchlisted_at: never }
   return traktJson(200, {
     all: now,
-    movies: { ...quiet, watched_at: now, commented_at: never, paused_at: never, hidden_at: never },
+    movies: {
+      ...quiet,
+      watched_at: now,
+      rated_at: now,
+      commented_at: never,
+      paused_at: never,
+      hidden_at: never,
+    },
     episodes: { ...quiet, commented_at: never, paused_at: never },
     shows: { rated_at: never, watchlisted_at: never, commented_at: never, hidden_at: never },
     seasons: { rated_at: never, watchlisted_at: never, commented_at: never, hidden_at: never },

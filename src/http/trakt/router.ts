@@ -15,6 +15,7 @@ import { granteeOf } from './grants'
 import { lastActivities, readHistory, readWatched } from './history'
 import { addHistory, removeHistory } from './history-write'
 import { approve, deviceCode, deviceToken, refreshToken, revoke } from './oauth'
+import { addRatings, readRatings, removeRatings } from './ratings'
 import { traktError, traktJson } from './replies'
 import { traktScrobble } from './scrobble'
 
@@ -32,6 +33,7 @@ export interface TraktSettings {
 }
 
 const HISTORY = /^\/sync\/history(?:\/([^/]+)(?:\/([^/]+))?)?$/
+const RATINGS = /^\/sync\/ratings(?:\/([^/]+)(?:\/([^/]+))?)?$/
 const SCROBBLE = /^\/scrobble\/(start|pause|stop)$/
 
 /**
@@ -115,7 +117,12 @@ async function route(
   if (path === '/sync/history' && post) return addHistory(context, body.value)
   if (path === '/sync/history/remove')
     return post ? removeHistory(context, body.value) : methodNotAllowed()
+  if (path === '/sync/ratings' && post) return addRatings(context, body.value)
+  if (path === '/sync/ratings/remove')
+    return post ? removeRatings(context, body.value) : methodNotAllowed()
   if (post) return methodNotAllowed()
+  const ratings = RATINGS.exec(path)
+  if (ratings) return readRatings(context, ratings[1], ratings[2] && decodeURIComponent(ratings[2]))
   if (history)
     return readHistory(context, url, history[1], history[2] && decodeURIComponent(history[2]))
   switch (path) {
