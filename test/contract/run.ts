@@ -21,7 +21,16 @@ import { createApp } from '../../src/server/server'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-const server = createServer(toNodeHandler(createApp(createMovieLog('memory://'))))
+// A catalog of one entry, so GET /movies/catalog answers its candidates as the document says.
+const heat = {
+  imdbLink: 'https://www.imdb.com/title/tt0113277/',
+  title: 'Heat',
+  originalTitle: 'Heat',
+  year: 1995,
+  runtimeMinutes: 170,
+}
+const catalog = { find: async () => [heat] }
+const server = createServer(toNodeHandler(createApp(createMovieLog('memory://'), { catalog })))
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 // Portman writes its working files into the folder it runs in: a temporary one.
