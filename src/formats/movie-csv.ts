@@ -1,19 +1,11 @@
 /** The log as CSV (CONTRACT: RFC 4180, UTF-8 without BOM, CRLF), both ways. */
 import { stringify } from 'csv-stringify/sync'
 import type { ValidationIssue } from '../core/errors'
+import { FIELDS } from '../core/fields'
 import type { Movie } from '../core/movie'
 
 /** The columns of the log's CSV, in order. */
-export const MOVIE_CSV_COLUMNS = [
-  'id',
-  'title',
-  'screenedDate',
-  'releaseYear',
-  'imdbLink',
-  'notes',
-  'rating',
-  'tags',
-] as const
+export const MOVIE_CSV_COLUMNS = ['id', ...FIELDS] as const
 
 // Tags in one cell: no tag holds a comma, so `, ` parts them both ways.
 const TAG_SEPARATOR = ', '
