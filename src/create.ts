@@ -8,7 +8,12 @@ import { SOLE_OWNER } from './core/driver'
 import { guarded } from './core/guard'
 import { type Clock, createUuidV7Generator } from './core/id'
 import { lazyStore } from './core/lazy-store'
-import { LogContext, type MovieLog, type MovieLogOptions, type MovieLogs } from './core/movie-log'
+import {
+  LogContext,
+  type MovieLogOptions,
+  type MovieLogs,
+  type ShareableMovieLog,
+} from './core/movie-log'
 import { checkOwner } from './core/owner'
 import { registerStoreLog } from './core/records'
 import { isStoreAdapter, type StoreAdapter } from './core/store-adapter'
@@ -19,8 +24,8 @@ import { storeOfUrl } from './store-urls'
 export type { StoreAdapter, StoreOpenOptions } from './core/store-adapter'
 export { registerStoreOpener, type StoreOpener } from './store-urls'
 
-/** A movie log that opened its store, and closes it. */
-export interface ClosableMovieLog extends MovieLog {
+/** A movie log that opened its store, and closes it; with its share link. */
+export interface ClosableMovieLog extends ShareableMovieLog {
   /** Releases what the log opened (a store URL's connection); a store you passed in stays open. */
   close(): Promise<void>
 }

@@ -39,8 +39,15 @@ export {
 } from './core/import'
 export type { ListMoviesOptions, MoviePage } from './core/listing'
 export type { Movie, NewMovie } from './core/movie'
-export type { AddMovieOptions, MovieLog, MovieLogOptions, MovieLogs } from './core/movie-log'
+export type {
+  AddMovieOptions,
+  MovieLog,
+  MovieLogOptions,
+  MovieLogs,
+  ShareableMovieLog,
+} from './core/movie-log'
 export type { MovieSort } from './core/range'
+export type { ShareLink, ShareOptions } from './core/share'
 export type { MovieStats, Rewatch, StatsOptions, TagCount } from './core/stats'
 export { versionOf } from './core/version'
 export type { LogChange, WatchOptions } from './core/watch'

@@ -1,7 +1,7 @@
 import type { MovieChanges } from './changes'
 import { type ChangeOptions, deleteMovie, updateMovie } from './corrections'
 import { cursorKeyOf } from './cursor-key'
-import type { LogDriver, StoreDriver } from './driver'
+import { type LogDriver, SOLE_OWNER, type StoreDriver } from './driver'
 import { guardLog } from './guard'
 import type { Clock, IdGenerator } from './id'
 import { addOnce } from './idempotency'
@@ -9,6 +9,7 @@ import { registerImportTarget } from './import-target'
 import { checkPageRequest, type ListMoviesOptions, type MoviePage, readPage } from './listing'
 import { type Movie, type NewMovie, parseNewMovie, withExtras } from './movie'
 import { createPageCache, type PageCache, withWritesTold } from './page-cache'
+import { makeLink, readLink, removeLink, type ShareLink, type ShareOptions } from './share'
 import { createSharedWatchSources } from './shared-changes'
 import { type MovieStats, readStats, type StatsOptions } from './stats'
 import {
@@ -128,6 +129,25 @@ export interface MovieLog {
 }
 
 /**
+ * What a log made by `createMovieLog` or `createMovieLogs().of()` can do beside the
+ * `MovieLog` interface: its share link.
+ *
+ * @example
+ * ```ts
+ * const link = await logs.of('alice').share({ notes: false })
+ * await logs.of('alice').unshare()
+ * ```
+ */
+export interface ShareableMovieLog extends MovieLog {
+  /** Turns the share link on, or makes a new one: the link before is revoked at once. */
+  share(options?: ShareOptions): Promise<ShareLink>
+  /** Turns the share link off; false when it was off already. */
+  unshare(): Promise<boolean>
+  /** The share link, or `undefined` when sharing is off. */
+  shared(): Promise<ShareLink | undefined>
+}
+
+/**
  * Many logs on one store and one connection, one per owner. Made by `createMovieLogs`.
  *
  * @example
@@ -141,9 +161,10 @@ export interface MovieLogs {
   /**
    * The owner's log: the whole `MovieLog` interface, over the shared store. Does no I/O and
    * keeps nothing, so taking it per request costs nothing that stays. Throws
-   * `InvalidOwnerError` for an owner that is not 1 to 256 characters.
+   * `InvalidOwnerError` for an owner that is not 1 to 256 characters. With its share link
+   * (`share`, `unshare`, `shared`).
    */
-  of(owner: string): MovieLog
+  of(owner: string): ShareableMovieLog
   /** Deletes the owner's movies and records, and nothing of any other owner. */
   drop(owner: string): Promise<void>
   /**
@@ -183,6 +204,7 @@ export class LogContext {
 
   private sharedSources?: (owner: string, log: ChangeReader) => WatchSource
   private pageCache?: PageCache
+  private ownRecords?: LogDriver
 
   /**
    * The pages kept for every log on this store; none on a store whose change history holds
@@ -196,8 +218,18 @@ export class LogContext {
   }
 
   /** One owner's log: a driver view and this context, nothing opened or kept. */
-  log(owner: string): MovieLog {
+  log(owner: string): ShareableMovieLog {
     return new MovieLogService(this, owner)
+  }
+
+  /** The store's own records, owned by no one (share links' lookups), bounded as a log's. */
+  storeRecords(): Pick<LogDriver, 'read' | 'write'> {
+    this.ownRecords ??= guardLog(
+      this.store.log(SOLE_OWNER),
+      this.store,
+      this.settings.storeTimeoutMs,
+    )
+    return this.ownRecords
   }
 
   /** What a watch of `owner` reads, shared with every other watch of that owner on this store. */
@@ -207,7 +239,7 @@ export class LogContext {
   }
 }
 
-class MovieLogService implements MovieLog {
+class MovieLogService implements ShareableMovieLog {
   private readonly store: LogDriver
 
   constructor(
@@ -288,5 +320,18 @@ class MovieLogService implements MovieLog {
 
   watch(options: WatchOptions = {}): AsyncIterable<LogChange> {
     return watchChanges(this.context.watchSource(this.owner, this.store), options)
+  }
+
+  share(options: ShareOptions = {}): Promise<ShareLink> {
+    const { context } = this
+    return makeLink(this.store, context.storeRecords(), this.owner, options, context.clock())
+  }
+
+  unshare(): Promise<boolean> {
+    return removeLink(this.store, this.context.storeRecords())
+  }
+
+  shared(): Promise<ShareLink | undefined> {
+    return readLink(this.store)
   }
 }

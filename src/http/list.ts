@@ -17,7 +17,7 @@ const LISTING_PARAMETERS = ['sort', 'from', 'to', 'q'] as const
  * holds a connection and a store reader until its client has read it.
  */
 export async function listMovies(
-  log: MovieLog,
+  log: Pick<MovieLog, 'listMovies'>,
   url: URL,
   maxPageSize: number,
   collectionUrl: string,

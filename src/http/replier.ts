@@ -32,6 +32,8 @@ import { createStreamLimit } from './stream-limit'
 const OPENAPI_FILE = 'openapi.json'
 const STATS_PATH = 'stats'
 const CATALOG_PATH = 'catalog'
+// The owner's own share link (src/http/share/manage.ts).
+const SHARE_PATH = 'share'
 // Every read of the log may depend on who asks (authorize, owner): no shared cache keeps it, and
 // the browser's asks again each time, by the ETag where there is one (a 304 costs no body).
 const READ_CACHE = 'private, no-cache'
@@ -42,6 +44,14 @@ const COLLECTION_ACTIONS = new Map<string, MovieLogAction>([
   ['GET', 'list'],
   ['HEAD', 'list'],
   ['POST', 'add'],
+])
+const SHARE_METHODS = 'GET, HEAD, POST, DELETE'
+// Reading the link is reading the diary; making or revoking one, an edit of it.
+const SHARE_ACTIONS = new Map<string, MovieLogAction>([
+  ['GET', 'list'],
+  ['HEAD', 'list'],
+  ['POST', 'update'],
+  ['DELETE', 'update'],
 ])
 const ITEM_ACTIONS = new Map<string, MovieLogAction>([
   ['GET', 'read'],
@@ -83,6 +93,7 @@ export function createMovieLogReplier(
   let openApiReply: (() => Reply) | undefined
   let scrobbles: Promise<typeof import('./scrobble')> | undefined
   let trakt: Promise<typeof import('./trakt/router')> | undefined
+  let shares: Promise<typeof import('./share/router')> | undefined
   let addsInFlight = 0
   // Exports, change feeds and the full JSON list, bounded together (./stream-limit.ts).
   const streams = createStreamLimit(options.maxStreams ?? 256)
@@ -174,6 +185,40 @@ export function createMovieLogReplier(
     return adding(() => replyToTrakt(settings, request, url, path))
   }
 
+  // A share link: no owner, no `authorize`, no token asked; read-only (src/http/share/).
+  async function sharedRoute(request: Request, url: URL, path: string): Promise<Reply> {
+    if (options.cors && isPreflight(request))
+      return preflightReply(options.cors, request, 'GET, HEAD')
+    shares ??= import('./share/router')
+    const { replyToShare } = await shares
+    return replyToShare(source, request, url, path, {
+      maxPageSize,
+      timeZone: options.timeZone,
+      streamed: (open) => streams(undefined, open),
+    })
+  }
+
+  // The owner's own share link: reached and authorised as an edit of their diary is.
+  async function shareLinkRoute(request: Request, url: URL): Promise<Reply> {
+    if (options.cors && isPreflight(request))
+      return preflightReply(options.cors, request, SHARE_METHODS)
+    const action = SHARE_ACTIONS.get(request.method)
+    if (!action) return methodNotAllowed(SHARE_METHODS)
+    const crossSite = action === 'list' ? undefined : crossSiteRefusal(request, url, options.cors)
+    if (crossSite) return crossSite
+    const reached = await logOf(request)
+    if (!reached) return unauthenticated()
+    const refusal = options.authorize && (await denied(request, options.authorize, action))
+    if (refusal) return refusal
+    const { replyToShareLink } = await import('./share/manage')
+    return replyToShareLink(
+      reached.log,
+      request,
+      `${originOf(url)}${encodedBasePath}`,
+      maxBodyBytes,
+    )
+  }
+
   async function denied(
     request: Request,
     authorize: NonNullable<MovieLogHttpOptions['authorize']>,
@@ -200,6 +245,8 @@ export function createMovieLogReplier(
     if (target.kind === 'none') return problemReply(404, notFoundDetail(path, encodedBasePath))
     if (target.kind === 'scrobble') return scrobbleRoute(request, url, target.source)
     if (target.kind === 'trakt') return traktRoute(request, url, target.path)
+    if (target.kind === 'shared') return sharedRoute(request, url, target.path)
+    if (target.kind === 'item' && target.id === SHARE_PATH) return shareLinkRoute(request, url)
     const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const actions = target.kind === 'collection' ? COLLECTION_ACTIONS : ITEM_ACTIONS

@@ -15,7 +15,10 @@ export const EXPORT_PAGE_SIZE = 100
  * The whole log as one JSON array, read and sent a page at a time. A store failure after the
  * first page aborts the body: the client sees a broken response, never a short list.
  */
-export function streamAllMovies(log: MovieLog, first: MoviePage): ReadableStream<Uint8Array> {
+export function streamAllMovies(
+  log: Pick<MovieLog, 'listMovies'>,
+  first: MoviePage,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   let page = first
   let opened = false

@@ -1,0 +1,214 @@
+/**
+ * A share link's routes below `{base}/s/`: `/<token>` (where the rest is), `/<token>/movies`
+ * (the listing, as `GET {base}` answers it, notes left out unless the owner shares them),
+ * `/<token>/rss` and `/<token>/ics`. Read-only, asked no token: the link is the key, and it
+ * opens one diary. An unknown token and a revoked one get the same 404.
+ */
+import { InvalidPageRequestError } from '../../core/errors'
+import type { ListMoviesOptions } from '../../core/listing'
+import type { Movie } from '../../core/movie'
+import type { MovieLog, MovieLogs } from '../../core/movie-log'
+import { recordsOf } from '../../core/records'
+import { sha256Hex } from '../../core/sha256'
+import type { ShareLink } from '../../core/share'
+import { openShare, type SharedDiary } from '../../core/share-open'
+import { acceptsJson } from '../accept'
+import { noneMatchHits } from '../conditions'
+import { listMovies } from '../list'
+import { errorReply, problemReply } from '../problem'
+import { JSON_TYPE, jsonReply, type Reply } from '../reply'
+import { originOf } from '../request'
+import { icsOf } from './ics'
+import { revisionsOf } from './revisions'
+import { RSS_ITEMS, rssOf } from './rss'
+
+/** The screenings the calendar holds (the RSS feed, the first `RSS_ITEMS` of them). */
+export const FEED_WINDOW = 1000
+const SHARED = /^\/([^/]+)(?:\/(movies|rss|ics))?$/
+type Part = 'movies' | 'rss' | 'ics' | undefined
+const READ_METHODS = 'GET, HEAD'
+
+/** What every answer from a share link carries: the page's own safety headers. */
+const SAFE: Record<string, string> = {
+  'content-security-policy': "default-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  // The token is in the URL: a link followed from the page must not carry it away.
+  'referrer-policy': 'no-referrer',
+}
+
+/** What the routes need of the handler. */
+export interface ShareSettings {
+  maxPageSize: number
+  timeZone: string | undefined
+  /** The handler's bound on open streams (a whole listing streamed). */
+  streamed: (open: () => Promise<Reply>) => Promise<Reply>
+}
+
+/** Answers `rest`, the path below `{base}/s`. */
+export async function replyToShare(
+  source: MovieLog | MovieLogs,
+  request: Request,
+  url: URL,
+  rest: string,
+  settings: ShareSettings,
+): Promise<Reply> {
+  const [, token = '', found] = SHARED.exec(rest) ?? []
+  const part = found as Part
+  if (!token) return withSafety(notFound(), undefined)
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return withSafety(
+      problemReply(405, `A share link answers ${READ_METHODS}.`, { allow: READ_METHODS }),
+      undefined,
+    )
+  }
+  const shared = await openShare(source, token)
+  if (!shared) return withSafety(notFound(), undefined)
+  try {
+    return conditional(
+      request,
+      withSafety(await replyFor(shared, request, url, part, settings), shared.link),
+    )
+  } catch (error) {
+    // A refused request (a `q`, a cursor not ours) carries the link's headers too; a 500 is the
+    // handler's to log.
+    const refused = errorReply(error)
+    if (refused.status >= 500) throw error
+    return withSafety(refused, shared.link)
+  }
+}
+
+async function replyFor(
+  { log, link }: SharedDiary,
+  request: Request,
+  url: URL,
+  part: Part,
+  settings: ShareSettings,
+): Promise<Reply> {
+  const here = `${originOf(url)}${url.pathname}`
+  const linkUrl = part ? here.slice(0, -(part.length + 1)) : here
+  let reply: Reply
+  if (part === undefined) {
+    const pointer = { movies: `${linkUrl}/movies`, rss: `${linkUrl}/rss`, ics: `${linkUrl}/ics` }
+    reply = jsonReply(200, JSON.stringify(pointer), {})
+  } else if (part === 'movies') {
+    if (!acceptsJson(request.headers.get('accept'))) {
+      reply = problemReply(406, `This resource is only available as ${JSON_TYPE}.`)
+    } else {
+      reply = await listMovies(
+        shownLog(log, link),
+        url,
+        settings.maxPageSize,
+        here,
+        settings.streamed,
+      )
+    }
+  } else {
+    reply = await feedReply(log, link, part, { link: linkUrl, self: here }, settings.timeZone)
+  }
+  return reply
+}
+
+function notFound(): Reply {
+  return problemReply(404, 'Not found.')
+}
+
+/** The log as the link shows it: notes left out unless shared, and no search of them. */
+function shownLog(log: MovieLog, link: ShareLink): Pick<MovieLog, 'listMovies'> {
+  return {
+    async listMovies(options: ListMoviesOptions = {}) {
+      // Words found only in the notes would tell what the notes say.
+      if (!link.notes && options.q !== undefined) {
+        throw new InvalidPageRequestError([
+          { path: 'q', message: 'is not taken by a share link that does not show the notes' },
+        ])
+      }
+      const page = await log.listMovies(options)
+      return link.notes ? page : { ...page, movies: page.movies.map(withoutNotes) }
+    },
+  }
+}
+
+function withoutNotes(movie: Movie): Movie {
+  const { notes: _, ...shown } = movie
+  return shown as Movie
+}
+
+async function feedReply(
+  log: MovieLog,
+  link: ShareLink,
+  kind: 'rss' | 'ics',
+  where: { link: string; self: string },
+  timeZone: string | undefined,
+): Promise<Reply> {
+  const page = await log.listMovies({ sort: '-screenedDate', limit: FEED_WINDOW })
+  // What the feeds show of each: the notes as an empty string when they are not shared.
+  const entries = page.movies.map((movie) => (link.notes ? movie : { ...movie, notes: '' }))
+  const revisions = await revisionsOf(recordsOf(log), entries, Date.now())
+  const headers = { 'last-modified': new Date(revisions.changedAt).toUTCString() }
+  if (kind === 'ics') {
+    const zone = timeZone ?? new Intl.DateTimeFormat().resolvedOptions().timeZone
+    const body = icsOf({ entries, revisions, timeZone: zone })
+    return {
+      status: 200,
+      headers: { ...headers, 'content-type': 'text/calendar; charset=utf-8' },
+      body,
+    }
+  }
+  const rewatch = await rewatchesOf(log, entries, page.nextCursor === null)
+  const body = rssOf({ entries, rewatch, revisions, ...where, timeZone })
+  return {
+    status: 200,
+    headers: { ...headers, 'content-type': 'application/rss+xml; charset=utf-8' },
+    body,
+  }
+}
+
+/**
+ * Whether each of the latest `RSS_ITEMS` screenings is of a film screened before it: an older
+ * screening of the same `imdbLink` in the window read, or, when the window is not the whole
+ * diary (`complete` false), more screenings of the film in all (the diary's counts) than in it.
+ */
+async function rewatchesOf(
+  log: MovieLog,
+  entries: readonly Movie[],
+  complete: boolean,
+): Promise<(movie: Movie) => boolean> {
+  const counts = complete
+    ? undefined
+    : new Map((await log.stats()).rewatched.map(({ imdbLink, count }) => [imdbLink, count]))
+  // Oldest first: a screening is a rewatch when one of the film's came before it.
+  const before = new Map<string, number>()
+  const rewatches = new Set<Movie>()
+  for (const [at, movie] of [...entries].reverse().entries()) {
+    const seen = before.get(movie.imdbLink) ?? 0
+    before.set(movie.imdbLink, seen + 1)
+    if (entries.length - at > RSS_ITEMS) continue
+    const outside = counts ? (counts.get(movie.imdbLink) ?? 1) - inWindow(entries, movie) : 0
+    if (seen > 0 || outside > 0) rewatches.add(movie)
+  }
+  return (movie) => rewatches.has(movie)
+}
+
+const inWindow = (entries: readonly Movie[], movie: Movie) =>
+  entries.filter((each) => each.imdbLink === movie.imdbLink).length
+
+function withSafety(reply: Reply, link: ShareLink | undefined): Reply {
+  Object.assign(reply.headers, SAFE)
+  if (!link?.index) reply.headers['x-robots-tag'] = 'noindex'
+  return reply
+}
+
+/** An `ETag` from the body's SHA-256, and 304 for a matching `If-None-Match` or a date not older. */
+function conditional(request: Request, reply: Reply): Reply {
+  if (reply.status !== 200 || typeof reply.body !== 'string') return reply
+  const etag = `"${sha256Hex(reply.body).slice(0, 32)}"`
+  reply.headers.etag = etag
+  const noneMatch = request.headers.get('if-none-match')
+  const since = Date.parse(request.headers.get('if-modified-since') ?? '')
+  const modified = Date.parse(reply.headers['last-modified'] ?? '')
+  const fresh =
+    noneMatch !== null ? noneMatchHits(noneMatch, etag) : !Number.isNaN(since) && modified <= since
+  if (!fresh) return reply
+  const { 'content-type': _, ...kept } = reply.headers
+  return { status: 304, headers: kept, body: null }
+}
