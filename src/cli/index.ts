@@ -18,6 +18,7 @@ const movieLog = defineCommand({
     user: () => import('./user').then((command) => command.default),
     stats: () => import('./stats').then((command) => command.default),
     catalog: () => import('./catalog').then((command) => command.default),
+    share: () => import('./share').then((command) => command.default),
   },
 })
 

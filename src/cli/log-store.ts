@@ -1,6 +1,6 @@
 /** A log on a store URL, opened as the server opens it. */
 import { checkOwner } from '../core/owner'
-import { InvalidOwnerError, type MovieLog, type MovieLogs } from '../index'
+import { InvalidOwnerError, type MovieLogs, type ShareableMovieLog } from '../index'
 import { openCheckedLog, openCheckedLogs, StoreOpenError } from '../server'
 import { UsageError } from './exit'
 
@@ -10,7 +10,7 @@ export const storeUrl = (given: string | undefined): string =>
 
 /** An open log and how to close its store. */
 export interface OpenLog {
-  log: MovieLog
+  log: ShareableMovieLog
   close(): Promise<void>
 }
 

@@ -4,7 +4,7 @@ import { FastResponse } from 'srvx'
 import type { MovieLog, MovieLogs } from '../core/movie-log'
 import type { MovieLogHttpOptions } from './options'
 import { hostErrorReply } from './problem'
-import { createMovieLogReplier } from './replier'
+import { createMovieLogReplier, type MovieLogReplier } from './replier'
 import { reasonPhrase, toWebResponse } from './reply'
 
 const ANY_PATH = '/**'
@@ -29,7 +29,14 @@ const COLLECTION_PATH = '/'
  * ```
  */
 export function toH3Handler(log: MovieLog | MovieLogs, options?: MovieLogHttpOptions): H3 {
-  const reply = createMovieLogReplier(log, options)
+  return h3AppOf(createMovieLogReplier(log, options))
+}
+
+/**
+ * The h3 app of a replier: what `toH3Handler` returns, for a host (the server) that answers
+ * other paths through the same replier, so its limits hold across them.
+ */
+export function h3AppOf(reply: MovieLogReplier): H3 {
   const handler = defineHandler(async (event) => {
     const { status, headers, body } = await reply(event.req, event.url, pathInMount(event))
     const init = { status, statusText: reasonPhrase(status), headers }

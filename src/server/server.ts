@@ -4,13 +4,14 @@
  */
 import { setMaxListeners } from 'node:events'
 import type { ServerResponse } from 'node:http'
-import { H3 } from 'h3'
+import { H3, type H3Event } from 'h3'
 import { toNodeHandler } from 'h3/node'
 import { listen } from 'listhen'
 import { redact } from '../core/store-url'
-import { toH3Handler } from '../http/h3'
+import { h3AppOf } from '../http/h3'
 import type { MovieLogHttpOptions } from '../http/options'
 import { hostErrorReply, problemReply } from '../http/problem'
+import { createMovieLogReplier } from '../http/replier'
 import { toWebResponse } from '../http/reply'
 import { type MovieLog, type MovieLogs, StoreUnavailableError } from '../index'
 import { diaryPage } from '../page/server/files'
@@ -74,12 +75,21 @@ export function createApp(
     }
     return hostAllowed && !hostAllowed(host) ? toWebResponse(MISDIRECTED) : undefined
   })
+  // One replier for /movies and the share links' /s/…: its limits hold across both.
+  const reply = createMovieLogReplier(log, options)
+  const shared = async (event: H3Event) =>
+    toWebResponse(await reply(event.req, event.url, event.url.pathname))
   // People get the diary page at / and the API reference at /docs; programs, the pointer.
-  addSite(app, () => diaryPage(), { name: 'movie-log', movies: '/movies' })
+  addSite(
+    app,
+    () => diaryPage(),
+    { name: 'movie-log', movies: '/movies' },
+    { logs: log, reply: shared },
+  )
   app.all('/', () =>
     toWebResponse(problemReply(405, 'This resource answers GET, HEAD.', { allow: 'GET, HEAD' })),
   )
-  return app.mount('/movies', toH3Handler(log, options))
+  return app.mount('/movies', h3AppOf(reply))
 }
 
 /** Opens the store, checks that it answers, and listens. Rejects with a one-line reason. */

@@ -3,7 +3,8 @@
  * and service worker, served by the page's own handler as an app's `toPageHandler` serves it,
  * and the API reference at `/docs`. Nothing is loaded from another host.
  */
-import type { H3 } from 'h3'
+import type { H3, H3Event } from 'h3'
+import type { MovieLog, MovieLogs } from '../core/movie-log'
 import { preferredType } from '../http/accept'
 import { ASSET_TYPES, type DiaryPage, encode } from '../page/server/files'
 import { createPageServer, SAFE_HEADERS } from '../page/server/serve'
@@ -11,14 +12,39 @@ import { DOCS_CSS, renderDocs } from './docs'
 
 export { CONTENT_SECURITY_POLICY } from '../page/server/serve'
 
+/** What the site serves of share links: whose, and how the log answers the rest of them. */
+export interface SiteShares {
+  logs: MovieLog | MovieLogs
+  /** The log's answer at `/s/…` (a link's listing and feeds, its JSON pointer). */
+  reply: (event: H3Event) => Promise<Response>
+}
+
 /**
  * Adds `/`, `/assets/:name`, `/sw.js` and `/docs` to `app`; `pointer` is what JSON callers get
  * at `/`. `page` gives the diary page (awaited on the first request that needs it), or
- * undefined when there is none to serve.
+ * undefined when there is none to serve. Share links live at `/s/<token>`: the read-only page
+ * for a browser, the log's answer below it and for everyone else.
  */
-export function addSite(app: H3, page: () => Promise<DiaryPage | undefined>, pointer: object): H3 {
+export function addSite(
+  app: H3,
+  page: () => Promise<DiaryPage | undefined>,
+  pointer: object,
+  shares?: SiteShares,
+): H3 {
   const docs = renderDocs('/movies')
-  const serve = createPageServer(page, { api: '/movies', docs: '/docs' }, encode)
+  const mount = { api: '/movies', docs: '/docs', shares: shares?.logs, shareApi: '/s' }
+  const serve = createPageServer(page, mount, encode)
+  if (shares) {
+    app
+      .all('/s/:token', async (event) => {
+        const read = event.req.method === 'GET' || event.req.method === 'HEAD'
+        if (!read || !wantsHtml(event.req.headers.get('accept'))) return shares.reply(event)
+        const response = await serve(event.req)
+        response.headers.set('vary', 'accept, accept-encoding')
+        return response
+      })
+      .all('/s/**', (event) => shares.reply(event))
+  }
   return (
     app
       .get('/', async (event) => {

@@ -231,6 +231,15 @@ byId('all-years').addEventListener('click', () => {
   void load(false)
 })
 const review = createReview(session, byId('review'))
+// The share control's code comes when it is first opened (./share.ts).
+byId('share').addEventListener(
+  'toggle',
+  () =>
+    void import('./share').then((share) =>
+      share.showShare(byId('share'), logUrl, base, session.token),
+    ),
+  { once: true },
+)
 more.addEventListener('click', () => void load(true))
 addEventListener('online', () => {
   live.start()

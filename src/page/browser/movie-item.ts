@@ -16,8 +16,11 @@ const shown = new WeakMap<Element, Movie>()
 /** The movie an item of the list shows. */
 export const movieOf = (item: Element): Movie | undefined => shown.get(item)
 
-/** The list item of `movie`; `notice` (a 412's explanation, say) is shown above it. */
-export function movieItem(movie: Movie, actions: ItemActions, notice = ''): HTMLLIElement {
+/**
+ * The list item of `movie`; `notice` (a 412's explanation, say) is shown above it. Without
+ * `actions` (a share link's read-only page), no Edit or Delete.
+ */
+export function movieItem(movie: Movie, actions?: ItemActions, notice = ''): HTMLLIElement {
   const item = element('li', { class: 'movie', 'data-id': movie.id })
   shown.set(item, movie)
   const headingId = `movie-${movie.id}`
@@ -44,6 +47,9 @@ export function movieItem(movie: Movie, actions: ItemActions, notice = ''): HTML
   if (rating) body.append(shownStars(rating))
   if (tags?.length) body.append(shownTags(tags))
   if (movie.notes) body.append(element('p', { class: 'notes' }, [movie.notes]))
+  if (notice) item.append(element('p', { class: 'notice', role: 'alert' }, [notice]))
+  item.append(body)
+  if (!actions) return item
   // Each button's name says which movie it acts on ("Edit “Heat” (1995)"): a screen reader's
   // list of buttons is otherwise twenty "Edit" and twenty "Delete".
   const named = (verb: string) => [
@@ -54,8 +60,7 @@ export function movieItem(movie: Movie, actions: ItemActions, notice = ''): HTML
   const remove = element('button', { type: 'button', class: 'danger' }, named('Delete'))
   edit.addEventListener('click', () => actions.edit(movie, item))
   remove.addEventListener('click', () => actions.remove(movie, item))
-  if (notice) item.append(element('p', { class: 'notice', role: 'alert' }, [notice]))
-  item.append(body, element('div', { class: 'actions' }, [edit, remove]))
+  item.append(element('div', { class: 'actions' }, [edit, remove]))
   return item
 }
 

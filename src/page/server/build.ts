@@ -39,22 +39,25 @@ export async function bundlePage(): Promise<PageFiles> {
     write: false,
     logLevel: 'silent',
   } as const
-  // The service worker is a classic script (module workers are not everywhere yet).
-  const [page, worker] = await Promise.all([
+  // The service worker is a classic script (module workers are not everywhere yet). The share
+  // control is a chunk of the diary's, loaded when opened; a share link's read-only page has a
+  // script of its own (`shared-<hash>.js`), so neither page loads the other's code.
+  const builds = await Promise.all([
     build({
       ...common,
       entryPoints: { diary: join(BROWSER, 'main.ts'), style: join(BROWSER, 'style.css') },
       format: 'esm',
+      splitting: true,
     }),
+    build({ ...common, entryPoints: { shared: join(BROWSER, 'shared.ts') }, format: 'esm' }),
     build({ ...common, entryPoints: { sw: join(BROWSER, 'sw.ts') }, format: 'iife' }),
   ])
-  const result = { outputFiles: [...page.outputFiles, ...worker.outputFiles] }
-  const assets = new Map(result.outputFiles.map((file) => [basename(file.path), file.contents]))
-  const named = (extension: string) =>
-    [...assets.keys()].find((name) => !name.startsWith('sw-') && name.endsWith(extension))
+  const files = builds.flatMap((each) => each.outputFiles)
+  const assets = new Map(files.map((file) => [basename(file.path), file.contents]))
+  const named = (start: string) => [...assets.keys()].find((name) => name.startsWith(start))
   const html = (await readFile(join(BROWSER, 'index.html'), 'utf8'))
-    .replace('{{script}}', `/assets/${named('.js')}`)
-    .replace('{{style}}', `/assets/${named('.css')}`)
+    .replace('{{script}}', `/assets/${named('diary-')}`)
+    .replace('{{style}}', `/assets/${named('style-')}`)
     .replace('{{add-form}}', formMarkup('add', ADD_LABEL))
   return { html, assets }
 }

@@ -30,6 +30,7 @@ export function toPageHandler(options: PageHandlerOptions): PageHandler {
     Object.entries(builtPage.assets).map(([name, text]) => [name, encoder.encode(text)]),
   )
   const page = servable(builtPage.html, files, plain)
-  const mount = { api: options.api, basePath: options.basePath, docs: options.docs }
+  const { api, basePath, docs, shares } = options
+  const mount = { api, basePath, docs, shares }
   return createPageServer(async () => page, mount, plain)
 }

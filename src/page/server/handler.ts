@@ -1,5 +1,6 @@
 /** @module movie-log/page: the diary page for your own app, beside the log it shows. */
 
+import type { MovieLog, MovieLogs } from '../../core/movie-log'
 import { diaryPage, encode } from './files'
 import { createPageServer, type PageMount } from './serve'
 
@@ -11,6 +12,11 @@ export interface PageHandlerOptions {
   basePath?: string
   /** A link to an API reference for the page's header; none when unset. */
   docs?: string
+  /**
+   * The log or logs (`createMovieLog(s)`) whose share links the page serves, read-only, at
+   * `{basePath}/s/<token>`, their data from `{api}/s/<token>/…`; none when unset.
+   */
+  shares?: MovieLog | MovieLogs
 }
 
 /** Serves the page: `GET {basePath}/` and its assets; 404 for anything else under it. */
@@ -34,6 +40,7 @@ export type PageHandler = (request: Request) => Promise<Response>
  * ```
  */
 export function toPageHandler(options: PageHandlerOptions): PageHandler {
-  const mount: PageMount = { api: options.api, basePath: options.basePath, docs: options.docs }
+  const { api, basePath, docs, shares } = options
+  const mount: PageMount = { api, basePath, docs, shares }
   return createPageServer(() => diaryPage(), mount, encode)
 }

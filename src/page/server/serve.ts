@@ -4,7 +4,9 @@
  * allows nothing from another host. `toPageHandler` (./handler.ts) and the server use it.
  */
 import Negotiator from 'negotiator'
+import type { MovieLog, MovieLogs } from '../../core/movie-log'
 import type { DiaryPage, Encoded, Encoder } from './assets'
+import { sharedPage, sharedTemplate } from './shared'
 
 /** Only this host's own files and fetches; no inline script, no framing. */
 export const CONTENT_SECURITY_POLICY =
@@ -30,13 +32,21 @@ export interface PageMount {
   basePath?: string
   /** A link to the API reference for the page's header (the server's `/docs`); none when unset. */
   docs?: string
+  /** The log or logs whose share links the page serves at `{basePath}/s/<token>`; none unset. */
+  shares?: MovieLog | MovieLogs
+  /** Where the log serves share links' listings and feeds; `{api}/s` when unset. */
+  shareApi?: string
 }
 
 interface Prepared {
   html: Encoded
   sw: Encoded
   assets: DiaryPage['assets']
+  /** The read-only page of a share link, its link's path left to fill in. */
+  shared: string | undefined
 }
+
+const SHARED_PATH = /^\/s\/([^/]+)$/
 
 /**
  * A web-standard handler serving the page that `load` gives (undefined: not built), what it
@@ -77,6 +87,17 @@ export function createPageServer(
     if (path === '/sw.js' && page) {
       return answer(page.sw, SCRIPT, REVALIDATE, { 'service-worker-allowed': base || '/' })
     }
+    const token = mount.shares && SHARED_PATH.exec(path)?.[1]
+    if (token && mount.shares) {
+      const shareApi = mount.shareApi ?? `${mount.api.replace(/\/+$/, '')}/s`
+      return sharedPage(
+        request,
+        token,
+        page?.shared,
+        { shares: mount.shares, shareApi },
+        SAFE_HEADERS,
+      )
+    }
     const asset = path.startsWith('/assets/') ? page?.assets.get(path.slice(8)) : undefined
     if (asset) return answer(asset, asset.type, IMMUTABLE)
     return problem(404, 'Not Found', 'Not found.')
@@ -107,7 +128,10 @@ function prepare(page: DiaryPage, base: string, mount: PageMount, encode: Encode
   html = mount.docs
     ? html.replace('href="/docs"', `href="${attribute(mount.docs)}"`)
     : html.replace(/<p class="links">.*?<\/p>/s, '')
-  const shell = [...page.assets.keys()].filter((name) => !name.startsWith('sw-')).sort()
+  // The diary's files, not the read-only page's script (nor the worker itself).
+  const shell = [...page.assets.keys()]
+    .filter((name) => !name.startsWith('sw-') && !name.startsWith('shared-'))
+    .sort()
   const worker = [...page.assets].find(([name]) => name.startsWith('sw-'))?.[1]
   // What the worker keeps: the page and its assets, under a cache named by their hashes.
   const config = {
@@ -120,6 +144,7 @@ function prepare(page: DiaryPage, base: string, mount: PageMount, encode: Encode
     html: encode(new TextEncoder().encode(html)),
     sw: encode(new TextEncoder().encode(sw)),
     assets: page.assets,
+    shared: sharedTemplate(page, html),
   }
 }
 
