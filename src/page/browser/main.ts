@@ -231,11 +231,11 @@ byId('all-years').addEventListener('click', () => {
   void load(false)
 })
 const review = createReview(session, byId('review'))
-// The share control's code comes when it is first opened (./share.ts).
+// The share control's code (./share.ts, a bundle of its own) comes when it is first opened.
 byId('share').addEventListener(
   'toggle',
   () =>
-    void import('./share').then((share) =>
+    void import(meta('movie-log-share')).then((share: typeof import('./share')) =>
       share.showShare(byId('share'), logUrl, base, session.token),
     ),
   { once: true },

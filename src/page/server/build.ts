@@ -40,16 +40,19 @@ export async function bundlePage(): Promise<PageFiles> {
     logLevel: 'silent',
   } as const
   // The service worker is a classic script (module workers are not everywhere yet). The share
-  // control is a chunk of the diary's, loaded when opened; a share link's read-only page has a
-  // script of its own (`shared-<hash>.js`), so neither page loads the other's code.
+  // control (`share-<hash>.js`, named in the page's `movie-log-share` meta tag) is loaded when
+  // first opened, and a share link's read-only page has a script of its own (`shared-<hash>.js`):
+  // each a bundle of its own, so no page loads another's code, nor a chunk they would share.
+  const module = (name: string, file: string) =>
+    build({ ...common, entryPoints: { [name]: join(BROWSER, file) }, format: 'esm' })
   const builds = await Promise.all([
     build({
       ...common,
       entryPoints: { diary: join(BROWSER, 'main.ts'), style: join(BROWSER, 'style.css') },
       format: 'esm',
-      splitting: true,
     }),
-    build({ ...common, entryPoints: { shared: join(BROWSER, 'shared.ts') }, format: 'esm' }),
+    module('share', 'share.ts'),
+    module('shared', 'shared.ts'),
     build({ ...common, entryPoints: { sw: join(BROWSER, 'sw.ts') }, format: 'iife' }),
   ])
   const files = builds.flatMap((each) => each.outputFiles)
@@ -58,6 +61,7 @@ export async function bundlePage(): Promise<PageFiles> {
   const html = (await readFile(join(BROWSER, 'index.html'), 'utf8'))
     .replace('{{script}}', `/assets/${named('diary-')}`)
     .replace('{{style}}', `/assets/${named('style-')}`)
+    .replace('{{share}}', `/assets/${named('share-')}`)
     .replace('{{add-form}}', formMarkup('add', ADD_LABEL))
   return { html, assets }
 }
