@@ -166,6 +166,10 @@ const TRAKT = [
   '/trakt/sync/last_activities',
 ]
 
+// A share link's (src/http/openapi/share.ts): the owner's `/share` before `/{id}`, what the
+// link opens after the scrobbles.
+const SHARED = ['/s/{token}', '/s/{token}/movies', '/s/{token}/rss', '/s/{token}/ics']
+
 describe('the document', () => {
   it.each([
     [
@@ -176,15 +180,27 @@ describe('the document', () => {
         '/api/movies/openapi.json',
         '/api/movies/stats',
         '/api/movies/catalog',
+        '/api/movies/share',
         '/api/movies/{id}',
         '/api/movies/scrobble/{source}',
+        ...SHARED.map((path) => `/api/movies${path}`),
         ...TRAKT.map((path) => `/api/movies${path}`),
       ],
     ],
     [
       '/',
       '',
-      ['/', '/openapi.json', '/stats', '/catalog', '/{id}', '/scrobble/{source}', ...TRAKT],
+      [
+        '/',
+        '/openapi.json',
+        '/stats',
+        '/catalog',
+        '/share',
+        '/{id}',
+        '/scrobble/{source}',
+        ...SHARED,
+        ...TRAKT,
+      ],
     ],
   ])('is served under basePath %s with its paths under it', async (basePath, prefix, paths) => {
     const handle = toWebHandler(createMovieLog(), { basePath })

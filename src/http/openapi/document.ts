@@ -24,6 +24,17 @@ import {
 } from './operations'
 import { SCHEMAS } from './schemas'
 import { SCROBBLE_SCHEMAS, scrobble, sourceParameter } from './scrobble'
+import {
+  getSharedCalendar,
+  getSharedLinks,
+  getSharedRss,
+  getShareLink,
+  listSharedMovies,
+  makeShareLink,
+  removeShareLink,
+  SHARE_SCHEMAS,
+  shareTokenParameter,
+} from './share'
 import { TRAKT_PATHS, TRAKT_SCHEMAS } from './trakt'
 
 /** The name the document is served under, below the base path. */
@@ -136,7 +147,41 @@ const catalog: RoutePiece = {
   },
 }
 
-const ROUTES: readonly RoutePiece[] = [collection, document, stats, catalog, movie, scrobbles]
+/** `/share`: the owner's share link (a concrete path, matched before `/{id}`). */
+const shareLink: RoutePiece = {
+  path: '/share',
+  item: {
+    get: getShareLink,
+    head: headOf(getShareLink, 'headShareLink', 'The diary’s share link, headers only'),
+    post: makeShareLink,
+    delete: removeShareLink,
+    options: preflight('preflightShareLink'),
+  },
+}
+
+/** `/s/{token}…`: what a share link opens, read-only. */
+const sharedRoute = (path: string, get: JsonSchema, summary: string): RoutePiece => ({
+  path: `/s/{token}${path}`,
+  item: {
+    parameters: [shareTokenParameter],
+    get,
+    head: headOf(get, `head${(get.operationId as string).slice(3)}`, `${summary}, headers only`),
+  },
+})
+
+const ROUTES: readonly RoutePiece[] = [
+  collection,
+  document,
+  stats,
+  catalog,
+  shareLink,
+  movie,
+  scrobbles,
+  sharedRoute('', getSharedLinks, 'Where a share link’s listing and feeds are'),
+  sharedRoute('/movies', listSharedMovies, 'A shared diary’s movies'),
+  sharedRoute('/rss', getSharedRss, 'A shared diary’s RSS feed'),
+  sharedRoute('/ics', getSharedCalendar, 'A shared diary’s calendar'),
+]
 
 /**
  * The OpenAPI 3.1 document of a handler mounted at `basePath` (`'/movies'`, as hosts send it:
@@ -163,6 +208,11 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
       { name: 'meta', description: 'This description.' },
       { name: 'scrobbles', description: 'Media servers’ webhooks, logging what was watched.' },
       { name: 'trakt', description: 'Trakt’s API, for the apps and players that speak it.' },
+      {
+        name: 'share',
+        description:
+          'A diary’s share link: its owner’s `/share`, and what the link opens below `/s/{token}`, read-only.',
+      },
       { name: 'cors', description: 'Browser preflights.' },
     ],
     // The handler's `authorize` hook decides: open by default; the example server can ask for
@@ -177,7 +227,7 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
           description: 'Asked for when the handler’s `authorize` hook wants credentials.',
         },
       },
-      schemas: { ...SCHEMAS, ...SCROBBLE_SCHEMAS, ...TRAKT_SCHEMAS },
+      schemas: { ...SCHEMAS, ...SCROBBLE_SCHEMAS, ...TRAKT_SCHEMAS, ...SHARE_SCHEMAS },
       parameters: PARAMETERS,
       headers: HEADERS,
       responses: RESPONSES,
