@@ -73,7 +73,7 @@ export function showShare(
     const page = new URL(`${base}/s/${link.token}`, location.href).href
     said.replaceChildren(
       'Anyone with this link can read your diary: ',
-      make('a', { href: page, rel: 'noreferrer' }, [page]),
+      make('a', { href: page, id: 'share-link', rel: 'noreferrer' }, [page]),
       '. Feeds: ',
       make('a', { href: link.rss }, ['RSS']),
       ', ',
