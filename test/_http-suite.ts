@@ -436,11 +436,15 @@ export function httpContract(
         '/movies/openapi.json',
         '/movies/stats',
         '/movies/catalog',
+        '/movies/share',
         '/movies/{id}',
         '/movies/scrobble/{source}',
+        ...['', '/movies', '/rss', '/ics'].map((part) => `/movies/s/{token}${part}`),
         ...Object.keys(document.paths).filter((path) => path.startsWith('/movies/trakt/')),
       ])
-      expect(document.tags.map((tag: { name: string }) => tag.name)).toContain('trakt')
+      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(
+        expect.arrayContaining(['trakt', 'share']),
+      )
       expect(document.paths['/movies'].post.operationId).toBe('addMovie')
       const head = await http.fetch('/movies/openapi.json', { method: 'HEAD' })
       expect(head.status).toBe(200)

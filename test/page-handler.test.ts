@@ -1,4 +1,5 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { createMovieLogs } from 'movie-log'
 import { toPageHandler } from 'movie-log/page'
 import { describe, expect, it } from 'vitest'
 import { createH3App } from '../examples/h3'
@@ -57,8 +58,10 @@ describe('toPageHandler', () => {
     expect(worker.headers.get('service-worker-allowed')).toBe('/diary')
     const shell = JSON.parse(/MOVIE_LOG_SHELL=(\{.*?\});/.exec(await worker.text())?.[1] ?? '')
     expect(shell.page).toBe('/diary/')
+    // The diary's files, its share control included; not a share link's read-only script.
     expect(shell.assets).toEqual([
       expect.stringMatching(/^\/diary\/assets\/diary-\w+\.js$/),
+      expect.stringMatching(/^\/diary\/assets\/share-\w+\.js$/),
       expect.stringMatching(/^\/diary\/assets\/style-\w+\.css$/),
     ])
   })
@@ -75,6 +78,30 @@ describe('toPageHandler', () => {
     const head = await handler(new Request('http://app.test/diary/', { method: 'HEAD' }))
     expect(head.status).toBe(200)
     expect(await head.text()).toBe('')
+  })
+
+  it('serves a share link’s read-only page at {basePath}/s/<token>, its data from {api}/s/<token>', async () => {
+    const logs = createMovieLogs()
+    const { token } = await logs.of('alice').share({ index: true })
+    const sharing = toPageHandler({ api: '/api/movies', basePath: '/diary', shares: logs })
+    const page = await get(sharing, `/diary/s/${token}`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'")
+    expect(page.headers.get('x-robots-tag')).toBeNull() // its owner let search engines in
+    const html = await page.text()
+    expect(html).toContain(`<meta name="movie-log-api" content="/api/movies/s/${token}/movies">`)
+    expect(html).toContain(`href="/api/movies/s/${token}/ics"`)
+    expect(html).toMatch(/src="\/diary\/assets\/shared-\w+\.js"/)
+    expect(html).not.toMatch(/<form|diary-\w+\.js|name="robots"/)
+    const etag = page.headers.get('etag') as string
+    expect((await get(sharing, `/diary/s/${token}`, { 'if-none-match': etag })).status).toBe(304)
+    // A token no link has, and any link on a handler not given the logs: the same 404.
+    const unknown = await get(sharing, `/diary/s/${'A'.repeat(32)}`)
+    expect((await expectProblem(unknown, 404)).detail).toBe('Not found.')
+    expect(unknown.headers.get('x-robots-tag')).toBe('noindex')
+    expect((await get(handler, `/diary/s/${token}`)).status).toBe(404)
+    await logs.of('alice').unshare()
+    expect((await get(sharing, `/diary/s/${token}`)).status).toBe(404)
   })
 
   it('refuses a log or a base path that is not a path on the page’s host', () => {
