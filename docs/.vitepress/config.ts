@@ -62,6 +62,7 @@ export default defineConfig({
           { text: 'The IMDb catalog', link: '/guide/catalog' },
           { text: 'Search and statistics', link: '/guide/search-and-stats' },
           { text: 'Ratings and tags', link: '/guide/ratings-and-tags' },
+          { text: 'Share and follow', link: '/guide/share' },
           { text: 'The client', link: '/guide/client' },
           { text: 'The server', link: '/guide/server' },
           { text: 'The diary page', link: '/guide/page' },

@@ -107,9 +107,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'a diary shared by its link', () => {
 
     // A new link: the page of the old one is gone.
     await owner.getByRole('button', { name: /New link/ }).click()
-    await expect
-      .poll(() => owner.locator('#share-link').getAttribute('href'))
-      .not.toBe(href)
+    await expect.poll(() => owner.locator('#share-link').getAttribute('href')).not.toBe(href)
     const old = await open(new URL(href).pathname)
     expect(await old.locator('#movies').count()).toBe(0)
     expect(await old.content()).toContain('Not found.')
