@@ -83,8 +83,16 @@ for (const [name, backend] of Object.entries(BACKENDS)) {
           index: true,
         })
 
+        // Two links made at once: the one the owner's record keeps opens, never the other.
+        const both = await Promise.all([alice.share(), alice.share()])
+        const kept = (await alice.shared())?.token
+        const opens = await Promise.all(both.map(({ token }) => openShare(logs, token)))
+        expect(opens.map((opened) => opened?.link.token)).toEqual(
+          both.map(({ token }) => (token === kept ? kept : undefined)),
+        )
+
         expect(await alice.unshare()).toBe(true)
-        expect(await openShare(logs, second.token)).toBeUndefined()
+        expect(await openShare(logs, kept as string)).toBeUndefined()
         expect(await alice.shared()).toBeUndefined()
         expect(await alice.unshare()).toBe(false)
       }))
