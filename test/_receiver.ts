@@ -24,6 +24,8 @@ export interface Receiver {
   received: Received[]
   /** Answers the next requests with these, in turn; 200 once they run out. */
   answerNext(...answers: Answer[]): void
+  /** Answers the requests left hanging, 200. */
+  release(): void
   /** Waits for `count` requests in all (a hang guard: fails after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>
   close(): Promise<void>
@@ -66,6 +68,10 @@ export async function startReceiver(): Promise<Receiver> {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     answerNext: (...next) => answers.push(...next),
+    release: () => {
+      for (const response of hanging) response.writeHead(200).end()
+      hanging.clear()
+    },
     waitFor: (count, timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {
         const check = () => {

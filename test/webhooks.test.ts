@@ -280,6 +280,8 @@ describe('delivering', () => {
     for (const title of ['Second', 'Third']) await log.addMovie(titled(title))
     expect((await log.listMovies()).movies).toHaveLength(3)
     expect(receiver.received).toHaveLength(1)
+    receiver.release()
+    await receiver.waitFor(3)
   })
 
   it('stops, failing, an endpoint left further behind than the history keeps', async () => {

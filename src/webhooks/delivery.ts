@@ -61,7 +61,10 @@ export interface WebhookDeliveryOptions {
 
 /** A running deliverer. */
 export interface WebhookDelivery {
-  /** Stops: no delivery starts after, and those in flight are cut off (each sent again later). */
+  /**
+   * Stops: no delivery starts after, and those in flight are waited for (each within
+   * `timeoutMs`), so that what was delivered is recorded and not sent again.
+   */
   stop(): Promise<void>
 }
 
@@ -95,7 +98,6 @@ export function startWebhookDelivery(
   const stopping = new AbortController()
   const send = createSender({
     timeoutMs,
-    signal: stopping.signal,
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     lookup: options.lookup ?? systemLookup,

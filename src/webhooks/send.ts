@@ -28,8 +28,6 @@ export interface SenderOptions {
   allowPrivateNetworks: boolean
   fetch: typeof fetch
   lookup: HostLookup
-  /** Aborts deliveries in flight (the deliverer stopping): they count as not delivered. */
-  signal: AbortSignal
 }
 
 /** The sender: checks the addresses, posts, and reads nothing of the answer but its status. */
@@ -47,7 +45,7 @@ export function createSender(options: SenderOptions): WebhookSender {
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'movie-log' },
         body,
         redirect: 'manual',
-        signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
+        signal: AbortSignal.timeout(options.timeoutMs),
       })
     } catch (error) {
       return { ok: false, error: failureOf(error, options.timeoutMs) }
@@ -84,8 +82,9 @@ async function refusal(hostname: string, lookup: HostLookup): Promise<string | u
 
 function failureOf(error: unknown, timeoutMs: number): string {
   const name = (error as Error)?.name
-  if (name === 'TimeoutError') return `did not answer within ${timeoutMs / 1000} s`
-  if (name === 'AbortError') return 'not answered before the deliverer stopped'
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return `did not answer within ${timeoutMs / 1000} s`
+  }
   const code = codeOf(error)
   return code ? `could not be reached (${code})` : 'could not be reached'
 }
