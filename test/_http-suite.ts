@@ -439,6 +439,8 @@ export function httpContract(
         '/movies/{id}',
         '/movies/scrobble/{source}',
         ...Object.keys(document.paths).filter((path) => path.startsWith('/movies/trakt/')),
+        '/movies/webhooks',
+        '/movies/webhooks/{webhookId}',
       ])
       expect(document.tags.map((tag: { name: string }) => tag.name)).toContain('trakt')
       expect(document.paths['/movies'].post.operationId).toBe('addMovie')

@@ -166,6 +166,8 @@ const TRAKT = [
   '/trakt/sync/last_activities',
 ]
 
+const WEBHOOKS = ['/webhooks', '/webhooks/{webhookId}']
+
 describe('the document', () => {
   it.each([
     [
@@ -179,12 +181,22 @@ describe('the document', () => {
         '/api/movies/{id}',
         '/api/movies/scrobble/{source}',
         ...TRAKT.map((path) => `/api/movies${path}`),
+        ...WEBHOOKS.map((path) => `/api/movies${path}`),
       ],
     ],
     [
       '/',
       '',
-      ['/', '/openapi.json', '/stats', '/catalog', '/{id}', '/scrobble/{source}', ...TRAKT],
+      [
+        '/',
+        '/openapi.json',
+        '/stats',
+        '/catalog',
+        '/{id}',
+        '/scrobble/{source}',
+        ...TRAKT,
+        ...WEBHOOKS,
+      ],
     ],
   ])('is served under basePath %s with its paths under it', async (basePath, prefix, paths) => {
     const handle = toWebHandler(createMovieLog(), { basePath })

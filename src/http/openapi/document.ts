@@ -25,6 +25,7 @@ import {
 import { SCHEMAS } from './schemas'
 import { SCROBBLE_SCHEMAS, scrobble, sourceParameter } from './scrobble'
 import { TRAKT_PATHS, TRAKT_SCHEMAS } from './trakt'
+import { WEBHOOK_DELIVERIES, webhookPaths } from './webhooks'
 
 /** The name the document is served under, below the base path. */
 export const OPENAPI_FILE = 'openapi.json'
@@ -146,6 +147,10 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
   const paths = Object.fromEntries([
     ...ROUTES.map((route) => [basePath + route.path || '/', route.item]),
     ...Object.entries(TRAKT_PATHS).map(([path, item]) => [basePath + path, item]),
+    ...Object.entries(webhookPaths(headOf, preflight)).map(([path, item]) => [
+      basePath + path,
+      item,
+    ]),
   ])
   return {
     openapi: '3.1.0',
@@ -163,12 +168,18 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
       { name: 'meta', description: 'This description.' },
       { name: 'scrobbles', description: 'Media servers’ webhooks, logging what was watched.' },
       { name: 'trakt', description: 'Trakt’s API, for the apps and players that speak it.' },
+      {
+        name: 'webhooks',
+        description:
+          'Outgoing webhooks: endpoints an owner registers, told of each change as Standard Webhooks specify.',
+      },
       { name: 'cors', description: 'Browser preflights.' },
     ],
     // The handler's `authorize` hook decides: open by default; the example server can ask for
     // a bearer token.
     security: [{}, { bearer: [] }],
     paths,
+    webhooks: WEBHOOK_DELIVERIES,
     components: {
       securitySchemes: {
         bearer: {
