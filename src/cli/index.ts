@@ -18,6 +18,7 @@ const movieLog = defineCommand({
     user: () => import('./user').then((command) => command.default),
     stats: () => import('./stats').then((command) => command.default),
     catalog: () => import('./catalog').then((command) => command.default),
+    webhooks: () => import('./webhooks').then((command) => command.default),
   },
 })
 

@@ -32,6 +32,7 @@ const NEW_ENDPOINT: JsonSchema = {
       type: 'string',
       maxLength: MAX_URL_LENGTH,
       pattern: '^https?://',
+      examples: ['https://example.org/hooks/movies'],
       description:
         'Where deliveries are POSTed: http or https, no user name or password, no fragment. An address on a loopback, private or link-local network is refused unless the server allows it (MOVIE_LOG_WEBHOOK_PRIVATE=1).',
     },
@@ -118,7 +119,15 @@ const addWebhook: JsonSchema = {
   summary: 'Register a webhook endpoint',
   description: `Told of every change from now on, as Standard Webhooks specify (see this document's webhooks). At most ${MAX_ENDPOINTS} per owner.`,
   tags: ['webhooks'],
-  requestBody: { required: true, content: json(NEW_ENDPOINT) },
+  requestBody: {
+    required: true,
+    content: {
+      'application/json': {
+        schema: NEW_ENDPOINT,
+        example: { url: 'https://example.org/hooks/movies', events: ['movie.added'] },
+      },
+    },
+  },
   responses: {
     '201': {
       description: 'Registered: its secret, this once.',
