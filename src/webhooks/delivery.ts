@@ -140,8 +140,8 @@ export function startWebhookDelivery(
       const ids = new Set(registered.map((endpoint) => endpoint.id))
       for (const [id, worker] of endpoints) {
         if (!ids.has(id)) {
-          worker.stop()
           endpoints.delete(id)
+          await worker.stop()
         }
       }
       for (const endpoint of registered) {
@@ -161,7 +161,7 @@ export function startWebhookDelivery(
               retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
               stillThere,
             })
-          worker = endpointWorker(run, { now, onError, storeRetryMs: refreshMs })
+          worker = endpointWorker(run, lease, { now, onError, storeRetryMs: refreshMs })
           endpoints.set(endpoint.id, worker)
         }
         // Each refresh pokes every endpoint: what no wake-up reached is caught up here.
@@ -170,12 +170,22 @@ export function startWebhookDelivery(
     }
   }
   let timer: ReturnType<typeof setTimeout> | undefined
+  // A tick during a refresh runs one more after it: what changed meanwhile may not have been read.
+  let again = false
   const tick = () => {
     if (stopping.signal.aborted) return
-    refreshing ??= refresh()
+    if (refreshing) {
+      again = true
+      return
+    }
+    refreshing = refresh()
       .catch(onError)
       .finally(() => {
         refreshing = undefined
+        if (again) {
+          again = false
+          tick()
+        }
       })
     clearTimeout(timer)
     timer = setTimeout(tick, refreshMs)
@@ -189,7 +199,7 @@ export function startWebhookDelivery(
       stopping.abort()
       unlisten()
       clearTimeout(timer)
-      await refreshing
+      while (refreshing) await refreshing
       const workers = [...owners.values()].flatMap(({ endpoints }) => [...endpoints.values()])
       await Promise.all(workers.map((worker) => worker.stop()))
     },

@@ -2,12 +2,13 @@
  * One endpoint's runs in this process: never two at once, run again when poked meanwhile, and
  * again at the time the last run asked for (a retry, the lease's next period).
  */
+import type { Lease } from './lease'
 
 /** An endpoint's runs. */
 export interface EndpointWorker {
   /** Runs now, or right after the run under way. */
   poke(): void
-  /** No run starts after; resolves once the run under way has ended. */
+  /** No run starts after; resolves once the run under way has ended and the lease is let go. */
   stop(): Promise<void>
 }
 
@@ -18,6 +19,7 @@ export interface EndpointWorker {
  */
 export function endpointWorker(
   run: () => Promise<number | undefined>,
+  lease: Pick<Lease, 'release'>,
   settings: { now: () => number; onError: (error: unknown) => void; storeRetryMs: number },
 ): EndpointWorker {
   let current: Promise<void> | undefined
@@ -58,9 +60,11 @@ export function endpointWorker(
   return {
     poke,
     stop: async () => {
+      if (stopped) return
       stopped = true
       clearTimeout(timer)
       await current
+      await lease.release().catch(settings.onError)
     },
   }
 }
