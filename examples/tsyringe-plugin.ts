@@ -1,31 +1,30 @@
 /**
- * An app that uses tsyringe registers movie-log's plug-ins in its own container: here an
- * `@injectable()` plug-in whose scrobble source gets the app's clock injected. The app asked for
- * decorators, so it loads the `Reflect` metadata polyfill itself, first; movie-log loads none.
+ * A plug-in that tsyringe builds: an `@injectable()` class whose scrobble source gets a clock
+ * injected. Give the module to the command and its container builds it:
  *
- *   npx tsx examples/tsyringe-plugin.ts    prints what the mpv hook logged
+ *   MOVIE_LOG_PLUGINS=./examples/tsyringe-plugin.ts node --import tsx dist/cli.js serve
+ *
+ * An app that uses tsyringe registers the class in its own container instead
+ * (examples/tsyringe-app.ts). Decorators need the `Reflect` metadata polyfill, loaded first.
  */
 import 'reflect-metadata'
-import {
-  createMovieLog,
-  MOVIE_LOG_PLUGIN,
-  type MovieLogPlugin,
-  registerPluginsFrom,
-  type ScrobbleSource,
-} from 'movie-log'
-import { toWebHandler } from 'movie-log/web'
-import { container, inject, injectable } from 'tsyringe'
+import type { MovieLogPlugin, ScrobbleSource } from 'movie-log'
+import { inject, injectable } from 'tsyringe'
 
-/** The app's own service, which the plug-in depends on. */
-const CLOCK = 'app:clock'
-container.register(CLOCK, { useValue: { now: () => Date.UTC(2024, 4, 1, 18, 30) } })
+/** When a watch ended: the machine's time, unless the app registers another clock. */
+@injectable()
+export class Clock {
+  now(): number {
+    return Date.now()
+  }
+}
 
 @injectable()
-class MpvPlugin implements MovieLogPlugin {
+export default class MpvPlugin implements MovieLogPlugin {
   readonly name = 'mpv-di'
   readonly scrobbleSources: ScrobbleSource[]
 
-  constructor(@inject(CLOCK) clock: { now(): number }) {
+  constructor(@inject(Clock) clock: Clock) {
     this.scrobbleSources = [
       {
         name: 'mpv',
@@ -51,17 +50,3 @@ class MpvPlugin implements MovieLogPlugin {
     ]
   }
 }
-
-container.register(MOVIE_LOG_PLUGIN, { useClass: MpvPlugin })
-registerPluginsFrom(container)
-
-const handler = toWebHandler(createMovieLog(), { timeZone: 'UTC' })
-const hook = { event: 'end-file', imdb: 'tt0113277', title: 'Heat', year: 1995 }
-const logged = await handler(
-  new Request('http://localhost/scrobble/mpv', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(hook),
-  }),
-)
-console.log(logged.status, JSON.stringify(await logged.json()))

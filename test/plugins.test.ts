@@ -217,12 +217,40 @@ describe('a plug-in given to the server: MOVIE_LOG_PLUGINS', () => {
   })
 })
 
+describe('a plug-in class given to the server: built by its tsyringe container', () => {
+  it('injects the plug-in’s dependencies and logs what its source reads (examples/tsyringe-plugin.ts)', async () => {
+    const server = await startServerProcess({
+      NODE_OPTIONS: '--import tsx',
+      MOVIE_LOG_PLUGINS: './examples/tsyringe-plugin.ts',
+      MOVIE_LOG_STORE: 'memory://',
+      MOVIE_LOG_TIME_ZONE: 'UTC',
+    })
+    try {
+      const before = Date.now()
+      const scrobbled = await fetch(`${server.url}/scrobble/mpv`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event: 'end-file', ...heat }),
+      })
+      const after = Date.now()
+      expect(scrobbled.status).toBe(201)
+      // The screening's time is the injected clock's: the machine's, while the hook was sent.
+      const movie = (await scrobbled.json()) as Movie
+      const screened = Date.parse(`${movie.screenedDate}Z`)
+      expect(screened).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000)
+      expect(screened).toBeLessThanOrEqual(after)
+    } finally {
+      await stop(server)
+    }
+  })
+})
+
 describe('plug-ins from an app’s tsyringe container: registerPluginsFrom', () => {
-  it('adds an @injectable() plug-in with its dependencies injected (examples/tsyringe-plugin.ts)', async () => {
+  it('adds an @injectable() plug-in with its dependencies injected (examples/tsyringe-app.ts)', async () => {
     // A process of its own: the example loads reflect-metadata, which patches its Reflect.
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'examples/tsyringe-plugin.ts'],
+      ['--import', 'tsx', 'examples/tsyringe-app.ts'],
       {
         cwd: ROOT,
       },

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import process from 'node:process'
-import type { ClientConfig, Pool, QueryResult } from 'pg'
+import type { ClientConfig, Pool, PoolClient, QueryResult } from 'pg'
 import type { StoreDriver } from '../../core/driver'
 import { UnsupportedStoreError } from '../../core/errors'
 import type { StoreAdapter } from '../../core/store-adapter'
@@ -175,19 +175,21 @@ async function preparedDriver(
 
 const UNBOUNDED = 'SET LOCAL statement_timeout = 0'
 
-/** `steps` in one transaction on a connection of the pool; the last step's rows. */
-async function inTransaction(
+/**
+ * `work` in one transaction on a connection of the pool: committed when it returns, rolled back
+ * when it throws.
+ */
+async function withTransaction<T>(
   pool: Pool,
-  steps: readonly (readonly [string, readonly unknown[]])[],
-): Promise<Record<string, unknown>[]> {
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect()
   let failure: unknown
   try {
     await client.query('BEGIN')
-    let result: QueryResult | undefined
-    for (const [sql, parameters] of steps) result = await client.query(sql, parameters as unknown[])
+    const result = await work(client)
     await client.query('COMMIT')
-    return (result as QueryResult).rows
+    return result
   } catch (error) {
     failure = error
     await client.query('ROLLBACK').catch(() => {})
@@ -196,6 +198,18 @@ async function inTransaction(
     // A connection that failed is not given back to the pool, but closed.
     client.release(failure !== undefined)
   }
+}
+
+/** `steps` in one transaction; the last step's rows. */
+function inTransaction(
+  pool: Pool,
+  steps: readonly (readonly [string, readonly unknown[]])[],
+): Promise<Record<string, unknown>[]> {
+  return withTransaction(pool, async (client) => {
+    let result: QueryResult | undefined
+    for (const [sql, parameters] of steps) result = await client.query(sql, parameters as unknown[])
+    return (result as QueryResult).rows
+  })
 }
 
 /**
@@ -252,27 +266,15 @@ async function createSchema(pool: Pool): Promise<void> {
   const marked = async (client: Pick<Pool, 'query'>) =>
     (await client.query<{ mark: string | null }>(SCHEMA_MARK_READ)).rows[0]?.mark === SCHEMA_MARK
   if (await marked(pool)) return
-  const client = await pool.connect()
-  let failure: unknown
-  try {
-    await client.query('BEGIN')
+  await withTransaction(pool, async (client) => {
     // Making the schema (or waiting for another process making it) is no store call: unbounded.
-    await client.query('SET LOCAL statement_timeout = 0')
+    await client.query(UNBOUNDED)
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
     // Another process may have made it while this one waited for the lock.
-    if (!(await marked(client))) {
-      for (const statement of schemaStatements('postgres')) await client.query(statement)
-      await client.query(`COMMENT ON TABLE movie_log_movies IS '${SCHEMA_MARK}'`)
-    }
-    await client.query('COMMIT')
-  } catch (error) {
-    failure = error
-    await client.query('ROLLBACK').catch(() => {})
-    throw error
-  } finally {
-    // A connection that failed is not given back to the pool, but closed.
-    client.release(failure !== undefined)
-  }
+    if (await marked(client)) return
+    for (const statement of schemaStatements('postgres')) await client.query(statement)
+    await client.query(`COMMENT ON TABLE movie_log_movies IS '${SCHEMA_MARK}'`)
+  })
 }
 
 /**
