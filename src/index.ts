@@ -75,3 +75,24 @@ export {
   type Watched,
   type WatchTime,
 } from './plugins'
+export {
+  DEFAULT_RETRY_DELAYS_MS,
+  startWebhookDelivery,
+  type WebhookDelivery,
+  type WebhookDeliveryOptions,
+} from './webhooks/delivery'
+export {
+  type NewWebhookEndpoint,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+  WebhookValidationError,
+} from './webhooks/endpoint'
+export type { HostLookup } from './webhooks/send'
+export type { WebhookStatus } from './webhooks/state'
+export {
+  type CreatedWebhookEndpoint,
+  type WebhookEndpoint,
+  type Webhooks,
+  type WebhooksOptions,
+  webhooksOf,
+} from './webhooks/webhooks'

@@ -441,6 +441,8 @@ export function httpContract(
         '/movies/scrobble/{source}',
         ...['', '/movies', '/rss', '/ics'].map((part) => `/movies/s/{token}${part}`),
         ...Object.keys(document.paths).filter((path) => path.startsWith('/movies/trakt/')),
+        '/movies/webhooks',
+        '/movies/webhooks/{webhookId}',
       ])
       expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(
         expect.arrayContaining(['trakt', 'share']),

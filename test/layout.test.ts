@@ -90,7 +90,7 @@ const LAYERS: [layer: string, test: RegExp][] = [
     new RegExp(`^src/drivers/${family}/`),
   ]),
   ['drivers', /^src\/drivers\/index\.ts$/],
-  ...['core', 'formats', 'client', 'server', 'cli'].map((layer): [string, RegExp] => [
+  ...['core', 'formats', 'client', 'server', 'cli', 'webhooks'].map((layer): [string, RegExp] => [
     layer,
     new RegExp(`^src/${layer}/`),
   ]),
@@ -127,18 +127,21 @@ const MAY_IMPORT: Record<string, string[]> = {
     'core',
     'core-port',
     'drivers',
+    'webhooks',
     'formats',
     ...DRIVER_FAMILIES.map((family) => `drivers/${family}`),
   ],
   // The HTTP contract (its OpenAPI document included) sends CSV through the formats.
-  http: ['core', 'formats'],
+  http: ['core', 'formats', 'webhooks'],
   formats: ['core'],
+  // Outgoing webhooks: the endpoints in the owners' records, and their deliverer.
+  webhooks: ['core'],
   client: ['core'],
   adapters: ['http', 'core'],
   // The server is an h3 app: it mounts the log with `toH3Handler`, which movie-log/h3 exports.
-  server: ['http', 'core', 'entry', 'page-node'],
+  server: ['http', 'core', 'entry', 'page-node', 'webhooks'],
   'server-door': ['server'],
-  cli: ['server-door', 'core', 'entry', 'formats', 'http'],
+  cli: ['server-door', 'core', 'entry', 'formats', 'http', 'webhooks'],
   page: ['client', 'core'],
   'page-node': ['page', 'client', 'core', 'http'],
 }

@@ -169,6 +169,7 @@ const TRAKT = [
 // A share link's (src/http/openapi/share.ts): the owner's `/share` before `/{id}`, what the
 // link opens after the scrobbles.
 const SHARED = ['/s/{token}', '/s/{token}/movies', '/s/{token}/rss', '/s/{token}/ics']
+const WEBHOOKS = ['/webhooks', '/webhooks/{webhookId}']
 
 describe('the document', () => {
   it.each([
@@ -185,6 +186,7 @@ describe('the document', () => {
         '/api/movies/scrobble/{source}',
         ...SHARED.map((path) => `/api/movies${path}`),
         ...TRAKT.map((path) => `/api/movies${path}`),
+        ...WEBHOOKS.map((path) => `/api/movies${path}`),
       ],
     ],
     [
@@ -200,6 +202,7 @@ describe('the document', () => {
         '/scrobble/{source}',
         ...SHARED,
         ...TRAKT,
+        ...WEBHOOKS,
       ],
     ],
   ])('is served under basePath %s with its paths under it', async (basePath, prefix, paths) => {

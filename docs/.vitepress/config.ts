@@ -56,6 +56,7 @@ export default defineConfig({
           { text: 'Serve it over HTTP', link: '/guide/http' },
           { text: 'Many diaries in one app', link: '/guide/many-diaries' },
           { text: 'Live changes', link: '/guide/live-changes' },
+          { text: 'Webhooks', link: '/guide/webhooks' },
           { text: 'Scrobbles', link: '/guide/scrobbles' },
           { text: 'Plug-ins', link: '/guide/plugins' },
           { text: 'Leave Trakt', link: '/guide/trakt' },

@@ -19,6 +19,7 @@ const movieLog = defineCommand({
     stats: () => import('./stats').then((command) => command.default),
     catalog: () => import('./catalog').then((command) => command.default),
     share: () => import('./share').then((command) => command.default),
+    webhooks: () => import('./webhooks').then((command) => command.default),
   },
 })
 

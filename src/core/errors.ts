@@ -1,5 +1,4 @@
-// The core's errors: codes, classes, and the store failure reasons (which client error is which
-// reason is each driver's `classifyFailure`, behind the port, never the core's knowledge).
+// The core's errors: codes, classes, store failure reasons (read by each driver's classifier).
 
 /**
  * Stable codes of every error movie-log raises on purpose.
@@ -24,6 +23,7 @@ export type MovieLogErrorCode =
   | 'PRECONDITION_FAILED'
   | 'INVALID_OWNER'
   | 'CATALOG_NOT_LOADED'
+  | 'INVALID_WEBHOOK'
 
 /** The message of the one issue about a body itself, not a field: its `path` is `''`. */
 export const NOT_A_JSON_OBJECT = 'must be a JSON object'
@@ -73,6 +73,7 @@ export class MovieLogError extends Error {
     'PreconditionFailedError',
     'InvalidOwnerError',
     'CatalogNotLoadedError',
+    'WebhookValidationError',
   ]
 
   /**

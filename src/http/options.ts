@@ -1,4 +1,5 @@
 import type { Catalog } from '../core/catalog'
+import type { WebhooksOptions } from '../webhooks/webhooks'
 import type { CorsOrigins } from './cors'
 
 /**
@@ -82,10 +83,18 @@ export interface MovieLogHttpOptions {
    * (the route answers a 404 problem naming `movie-log catalog load`).
    */
   catalog?: Catalog
+  /**
+   * Outgoing webhooks (`{base}/webhooks`): `allowPrivateNetworks` lets an owner register an
+   * endpoint on a loopback, private or link-local address (a household's Home Assistant).
+   * Deliveries are sent by `startWebhookDelivery`, which takes the same setting.
+   */
+  webhooks?: WebhooksOptions
 }
 
 /**
- * What a request wants to do: list the log, read one movie, or add one.
+ * What a request wants to do: list the log, read one movie, add, update or delete one, or see
+ * and change the owner's outgoing webhook endpoints (`webhooks`: a write, whichever method,
+ * since an endpoint is told every change).
  *
  * @example
  * ```ts
@@ -93,7 +102,7 @@ export interface MovieLogHttpOptions {
  *   action === 'list' || action === 'read' || isAdmin(request)
  * ```
  */
-export type MovieLogAction = 'list' | 'read' | 'add' | 'update' | 'delete'
+export type MovieLogAction = 'list' | 'read' | 'add' | 'update' | 'delete' | 'webhooks'
 
 /**
  * The answer of `authorize`: allowed (`true`), unauthenticated (`false`, `401`) or forbidden (`403`).

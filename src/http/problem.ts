@@ -94,6 +94,7 @@ const BY_CODE: Record<MovieLogErrorCode, { status: number; title: string; slug: 
   INVALID_OWNER: { status: 500, title: 'Invalid owner', slug: 'invalid-owner' },
   // GET /catalog before `movie-log catalog load`: nothing there yet, the detail says how to load.
   CATALOG_NOT_LOADED: { status: 404, title: 'Catalog not loaded', slug: 'catalog-not-loaded' },
+  INVALID_WEBHOOK: { status: 400, title: 'Invalid webhook endpoint', slug: 'invalid-webhook' },
 }
 
 // What a 503 tells the client (and the operator it forwards it to): what happened, no internals.
@@ -168,6 +169,8 @@ function detailFor(error: MovieLogError, issues: ValidationIssue[] | undefined):
   switch (error.code) {
     case 'INVALID_MOVIE':
       return `The movie has ${issues?.length ?? 0} invalid field(s); see errors.`
+    case 'INVALID_WEBHOOK':
+      return `The webhook endpoint has ${issues?.length ?? 0} invalid field(s); see errors.`
     case 'INVALID_PAGE_REQUEST':
       return `${namesOf(issues ?? [])}; see errors.`
     case 'STORE_UNAVAILABLE':

@@ -94,6 +94,7 @@ export function createMovieLogReplier(
   let scrobbles: Promise<typeof import('./scrobble')> | undefined
   let trakt: Promise<typeof import('./trakt/router')> | undefined
   let shares: Promise<typeof import('./share/router')> | undefined
+  let webhooks: Promise<typeof import('./webhooks')> | undefined
   let addsInFlight = 0
   // Exports, change feeds and the full JSON list, bounded together (./stream-limit.ts).
   const streams = createStreamLimit(options.maxStreams ?? 256)
@@ -219,6 +220,26 @@ export function createMovieLogReplier(
     )
   }
 
+  // An owner's outgoing webhooks (src/http/webhooks.ts): asked of `authorize` as `webhooks`.
+  async function webhooksRoute(request: Request, url: URL, path: string): Promise<Reply> {
+    webhooks ??= import('./webhooks')
+    const routes = await webhooks
+    const methods = path === '' || path === '/' ? routes.WEBHOOKS_METHODS : routes.WEBHOOK_METHODS
+    if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, methods)
+    const reads = request.method === 'GET' || request.method === 'HEAD'
+    const crossSite = !reads && crossSiteRefusal(request, url, options.cors)
+    if (crossSite) return crossSite
+    const reached = await logOf(request)
+    if (!reached) return unauthenticated()
+    const refusal = options.authorize && (await denied(request, options.authorize, 'webhooks'))
+    if (refusal) return refusal
+    return routes.replyToWebhooks(source, reached.owner, request, path, {
+      maxBodyBytes,
+      policy: options.webhooks,
+      location: (id) => `${originOf(url)}${encodedBasePath}/webhooks/${encodeURIComponent(id)}`,
+    })
+  }
+
   async function denied(
     request: Request,
     authorize: NonNullable<MovieLogHttpOptions['authorize']>,
@@ -247,6 +268,7 @@ export function createMovieLogReplier(
     if (target.kind === 'trakt') return traktRoute(request, url, target.path)
     if (target.kind === 'shared') return sharedRoute(request, url, target.path)
     if (target.kind === 'item' && target.id === SHARE_PATH) return shareLinkRoute(request, url)
+    if (target.kind === 'webhooks') return webhooksRoute(request, url, target.path)
     const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const actions = target.kind === 'collection' ? COLLECTION_ACTIONS : ITEM_ACTIONS

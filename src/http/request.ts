@@ -8,6 +8,7 @@ export type Target =
   | { kind: 'scrobble'; source: string }
   | { kind: 'trakt'; path: string }
   | { kind: 'shared'; path: string }
+  | { kind: 'webhooks'; path: string }
   | { kind: 'none' }
 
 // `/scrobble/{source}` below the base path (src/http/scrobble.ts).
@@ -21,6 +22,10 @@ export function resolveTarget(pathname: string, basePath: string): Target {
   if (rest === '/trakt' || rest.startsWith('/trakt/')) return { kind: 'trakt', path: rest.slice(6) }
   // A share link's listing and feeds (src/http/share/): `/s/<token>` and below.
   if (rest.startsWith('/s/')) return { kind: 'shared', path: rest.slice(2) }
+  // An owner's outgoing webhook endpoints (src/http/webhooks.ts).
+  if (rest === '/webhooks' || rest.startsWith('/webhooks/')) {
+    return { kind: 'webhooks', path: rest.slice(9) }
+  }
   const source = SCROBBLE.exec(rest)?.[1]
   if (source !== undefined) return { kind: 'scrobble', source }
   const segment = /^\/([^/]+)\/?$/.exec(rest)?.[1]

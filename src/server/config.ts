@@ -18,6 +18,8 @@
  *   MOVIE_LOG_TIME_ZONE           the IANA zone a scrobble's watch is written in
  *                                                           default: the process's own zone
  *   MOVIE_LOG_CATALOG             the IMDb catalog's SQLite file (default: beside a SQLite diary)
+ *   MOVIE_LOG_WEBHOOK_PRIVATE=1   webhooks may go to loopback, private and link-local addresses
+ *                                 (a flag, as MOVIE_LOG_PRIVATE)                    default: no
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -46,6 +48,8 @@ export interface ServerConfig {
   timeZone?: string
   /** The IMDb catalog (MOVIE_LOG_CATALOG, else beside a SQLite diary), opened by the server. */
   catalog?: Catalog
+  /** Webhooks may be sent to loopback, private and link-local addresses (MOVIE_LOG_WEBHOOK_PRIVATE). */
+  webhookPrivate?: boolean
 }
 
 /** A configuration the server cannot start with. Its message is the one line it prints. */
@@ -105,6 +109,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     ...(hosts && { hosts }),
     maxStreams,
     ...(timeZone && { timeZone }),
+    webhookPrivate: flagOf(env, 'MOVIE_LOG_WEBHOOK_PRIVATE'),
   }
 }
 
@@ -118,7 +123,7 @@ const FLAG_VALUES = new Map([
  * and no in any case, around spaces; anything else stops the start rather than be read as no
  * (`MOVIE_LOG_PRIVATE=true` left the diary readable by anyone).
  */
-function flagOf(env: NodeJS.ProcessEnv, name: string): boolean {
+export function flagOf(env: NodeJS.ProcessEnv, name: string): boolean {
   const value = env[name]
   const flag = FLAG_VALUES.get(value?.trim().toLowerCase() ?? '')
   if (flag === undefined) {

@@ -3,6 +3,7 @@
  * household's users, and the server itself, loaded on first use (h3 and listhen are needed by
  * `movie-log serve` alone, and a user of the library has neither installed).
  */
+export { flagOf } from './config'
 export { missingPackage, SERVER_PACKAGES } from './start-errors'
 export { openCheckedLog, openCheckedLogs, StoreOpenError } from './store'
 export { newToken, parseUsers, refuseUserName, userLine } from './users'

@@ -16,6 +16,7 @@ import { toWebResponse } from '../http/reply'
 import { type MovieLog, type MovieLogs, StoreUnavailableError } from '../index'
 import { diaryPage } from '../page/server/files'
 import { openCatalogOf } from '../store-files'
+import { startWebhookDelivery } from '../webhooks/delivery'
 import { bearerTokenAuthorizer, ConfigError, configFromEnv, type ServerConfig } from './config'
 import { hostFilter } from './hosts'
 import { createRequestLog } from './request-log'
@@ -56,6 +57,7 @@ export function createApp(
     maxStreams: config.maxStreams,
     timeZone: config.timeZone,
     catalog: config.catalog,
+    webhooks: { allowPrivateNetworks: config.webhookPrivate ?? false },
   }
   if (config.users) options.owner = ownerOfToken(config.users)
   if (config.token) options.authorize = bearerTokenAuthorizer(config.token, config.private ?? false)
@@ -142,6 +144,10 @@ export async function startServer(
   })
 
   const stopLogging = requestLog.follow(listener.server)
+  // Each change told to the endpoints its owner registered, off the requests (src/webhooks/).
+  const webhooks = startWebhookDelivery(store, {
+    allowPrivateNetworks: config.webhookPrivate ?? false,
+  })
   const url = new URL('/movies', listener.url).href
   const people = config.users ? `, a household of ${config.users.length}` : ''
   // Said when on, so that a server started as private can be seen to be.
@@ -155,7 +161,7 @@ export async function startServer(
     url,
     close: async () => {
       feeds.abort()
-      await listener.close()
+      await Promise.all([listener.close(), webhooks.stop()])
       stopLogging()
       await Promise.all([store.close(), catalog?.close()])
     },

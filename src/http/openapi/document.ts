@@ -36,6 +36,7 @@ import {
   shareTokenParameter,
 } from './share'
 import { TRAKT_PATHS, TRAKT_SCHEMAS } from './trakt'
+import { WEBHOOK_DELIVERIES, webhookPaths } from './webhooks'
 
 /** The name the document is served under, below the base path. */
 export const OPENAPI_FILE = 'openapi.json'
@@ -191,6 +192,10 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
   const paths = Object.fromEntries([
     ...ROUTES.map((route) => [basePath + route.path || '/', route.item]),
     ...Object.entries(TRAKT_PATHS).map(([path, item]) => [basePath + path, item]),
+    ...Object.entries(webhookPaths(headOf, preflight)).map(([path, item]) => [
+      basePath + path,
+      item,
+    ]),
   ])
   return {
     openapi: '3.1.0',
@@ -213,12 +218,18 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
         description:
           'A diary’s share link: its owner’s `/share`, and what the link opens below `/s/{token}`, read-only.',
       },
+      {
+        name: 'webhooks',
+        description:
+          'Outgoing webhooks: endpoints an owner registers, told of each change as Standard Webhooks specify.',
+      },
       { name: 'cors', description: 'Browser preflights.' },
     ],
     // The handler's `authorize` hook decides: open by default; the example server can ask for
     // a bearer token.
     security: [{}, { bearer: [] }],
     paths,
+    webhooks: WEBHOOK_DELIVERIES,
     components: {
       securitySchemes: {
         bearer: {

@@ -1,0 +1,50 @@
+/**
+ * Which addresses a webhook may be sent to: public unicast ones only, unless the owner's server
+ * allows private networks (MOVIE_LOG_WEBHOOK_PRIVATE=1). Checked on the URL at registration and
+ * on every address its host resolves to before each delivery, so that a diary's server cannot
+ * be made to call its own loopback, its LAN or a cloud's metadata address (169.254.169.254).
+ */
+import ipaddr from 'ipaddr.js'
+
+// What ipaddr.js calls each range refused, in the words a person reads.
+const RANGE_WORDS: Record<string, string> = {
+  loopback: 'a loopback address',
+  private: 'a private network address',
+  uniqueLocal: 'a private network address',
+  linkLocal: 'a link-local address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  unspecified: 'an unspecified address',
+}
+
+/**
+ * Why an IP address is refused as a webhook's, or `undefined` for a public unicast one. An
+ * IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address it is.
+ *
+ * @example
+ * ```ts
+ * refusedAddress('127.0.0.1') // 'is a loopback address'
+ * ```
+ */
+export function refusedAddress(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return `is not an IP address (${address})`
+  const range = ipaddr.process(address).range()
+  if (range === 'unicast') return undefined
+  return `is ${RANGE_WORDS[range] ?? `not a public address (${range})`} (${address})`
+}
+
+/**
+ * Why a URL's host is refused before any lookup: an IP address that is not public, or a name
+ * that can only be this machine (`localhost`, `*.localhost`: RFC 6761). Other names are judged
+ * by the addresses they resolve to, at each delivery.
+ */
+export function refusedHost(hostname: string): string | undefined {
+  const host = bare(hostname).toLowerCase()
+  if (host === 'localhost' || host.endsWith('.localhost')) return 'is this machine (localhost)'
+  return ipaddr.isValid(host) ? refusedAddress(host) : undefined
+}
+
+/** Whether a URL's host is an IP address rather than a name to look up. */
+export const isAddress = (hostname: string): boolean => ipaddr.isValid(bare(hostname))
+
+// A URL writes an IPv6 address in brackets.
+const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1')

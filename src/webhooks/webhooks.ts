@@ -1,0 +1,144 @@
+/** `webhooksOf`: what an owner does with their webhook endpoints: add, list, remove. */
+import type { MovieLog, MovieLogs } from '../core/movie-log'
+import {
+  type AddressPolicy,
+  MAX_ENDPOINTS,
+  type NewWebhookEndpoint,
+  newEndpointId,
+  newSecret,
+  parseNewEndpoint,
+  type StoredEndpoint,
+  type WebhookEvent,
+  WebhookValidationError,
+} from './endpoint'
+import {
+  endpointsChanged,
+  isMany,
+  noteOwner,
+  ownerWebhooks,
+  readEndpoints,
+  updateEndpoints,
+} from './registry'
+import { readState, statusOf, type WebhookStatus, writeState } from './state'
+
+/**
+ * An endpoint as its owner lists it: no secret (it was shown once, at `add`), and how its
+ * deliveries are doing.
+ *
+ * @example
+ * ```ts
+ * for (const endpoint of await webhooksOf(log).list()) console.log(endpoint.url, endpoint.status)
+ * ```
+ */
+export interface WebhookEndpoint extends WebhookStatus {
+  id: string
+  url: string
+  events: WebhookEvent[]
+  createdAt: string
+}
+
+/**
+ * An endpoint just registered: its `secret` (`whsec_…`) is shown this once, for the receiver to
+ * check the signatures with.
+ *
+ * @example
+ * ```ts
+ * const { id, secret } = await webhooksOf(log).add({ url: 'https://example.org/hooks' })
+ * ```
+ */
+export interface CreatedWebhookEndpoint {
+  id: string
+  url: string
+  events: WebhookEvent[]
+  createdAt: string
+  secret: string
+}
+
+/**
+ * One owner's webhook endpoints.
+ *
+ * @example
+ * ```ts
+ * const hooks: Webhooks = webhooksOf(logs, 'alice')
+ * await hooks.remove((await hooks.add({ url })).id)
+ * ```
+ */
+export interface Webhooks {
+  /**
+   * Registers an endpoint, told of every change from now on. Throws `WebhookValidationError`
+   * for a URL that is not http(s), is on a private network (unless allowed), or for unknown
+   * events, and past 10 endpoints.
+   */
+  add(input: NewWebhookEndpoint): Promise<CreatedWebhookEndpoint>
+  /** The owner's endpoints, oldest first, each with its status. */
+  list(): Promise<WebhookEndpoint[]>
+  /** Removes an endpoint: no delivery starts after; false when the owner has none by that id. */
+  remove(id: string): Promise<boolean>
+}
+
+/** Options of `webhooksOf`. */
+export type WebhooksOptions = AddressPolicy
+
+/**
+ * The webhook endpoints of a log made by `createMovieLog`, or of one owner of many
+ * (`createMovieLogs`): `webhooksOf(logs, 'alice')`. An owner sees and changes their own alone.
+ * Deliveries are sent by `startWebhookDelivery`, in whichever process runs it.
+ *
+ * @example
+ * ```ts
+ * const { secret } = await webhooksOf(log).add({ url: 'https://example.org/hooks/movies' })
+ * ```
+ */
+export function webhooksOf(log: MovieLog, options?: WebhooksOptions): Webhooks
+export function webhooksOf(logs: MovieLogs, owner: string, options?: WebhooksOptions): Webhooks
+export function webhooksOf(
+  source: MovieLog | MovieLogs,
+  ownerOrOptions?: string | WebhooksOptions,
+  maybeOptions: WebhooksOptions = {},
+): Webhooks {
+  const owner = typeof ownerOrOptions === 'string' ? ownerOrOptions : undefined
+  const options = typeof ownerOrOptions === 'object' ? ownerOrOptions : maybeOptions
+  const { records, history } = ownerWebhooks(source, owner)
+  return {
+    add: async (input) => {
+      const { url, events } = parseNewEndpoint(input, options)
+      const endpoint: StoredEndpoint = {
+        id: newEndpointId(),
+        url,
+        events,
+        secret: newSecret(),
+        createdAt: new Date().toISOString(),
+      }
+      if (isMany(source)) await noteOwner(source, owner as string)
+      // Where its deliveries start, written before the endpoint can be seen: the next change.
+      await writeState(records, endpoint.id, { cursor: (await history.latestChange()) ?? null })
+      await updateEndpoints(records, (endpoints) => {
+        if (endpoints.length >= MAX_ENDPOINTS) {
+          throw new WebhookValidationError([
+            {
+              path: 'url',
+              message: `is one too many: an owner may have ${MAX_ENDPOINTS} endpoints; remove one first`,
+            },
+          ])
+        }
+        return [...endpoints, endpoint]
+      })
+      endpointsChanged()
+      return endpoint
+    },
+    list: async () => {
+      const endpoints = await readEndpoints(records)
+      const states = await Promise.all(endpoints.map(({ id }) => readState(records, id)))
+      return endpoints.map(({ secret: _, ...shown }, at) => ({ ...shown, ...statusOf(states[at]) }))
+    },
+    remove: async (id) => {
+      let found = false
+      await updateEndpoints(records, (endpoints) => {
+        found = endpoints.some((endpoint) => endpoint.id === id)
+        return found ? endpoints.filter((endpoint) => endpoint.id !== id) : undefined
+      })
+      if (found) endpointsChanged()
+      return found
+    },
+  }
+}
