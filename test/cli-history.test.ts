@@ -1,15 +1,13 @@
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { zipSync } from 'fflate'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { FIXTURES, letterboxdZip as zipInto } from './_import-files'
 import { CLI } from './_processes'
 import { tempFolders } from './_temp'
 
 // movie-log import of Letterboxd, Trakt and Netflix histories, as a person runs it: a process,
 // its exit code, its output, the unmatched file it leaves, and a second run that adds nothing.
-const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url))
 const work = tempFolders()('movie-log-cli-history-')
 
 function movieLog(args: string[], env: Record<string, string> = {}) {
@@ -40,22 +38,7 @@ const exported = (store: string) =>
     .filter(Boolean)
     .map((line: string) => JSON.parse(line))
 
-/** test/fixtures/letterboxd zipped as Letterboxd gives it: its CSV files and folders at the root. */
-function letterboxdZip(): string {
-  const folder = join(FIXTURES, 'letterboxd')
-  const files: Record<string, Uint8Array> = {}
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name)
-      if (statSync(path).isDirectory()) walk(path)
-      else files[relative(folder, path)] = readFileSync(path)
-    }
-  }
-  walk(folder)
-  const zip = join(work, 'letterboxd-cinephile-2024-06-01-10-00-utc.zip')
-  writeFileSync(zip, zipSync(files))
-  return zip
-}
+const letterboxdZip = () => zipInto(work)
 
 /** The unmatched file with `links` (title -> IMDb link) written in, as a person corrects it. */
 function corrected(file: string, links: Record<string, [link: string, year: number]>): string {

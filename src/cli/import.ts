@@ -2,19 +2,25 @@
  * `movie-log import FILE`: NDJSON, the log's CSV, IMDb's ratings CSV, or a Letterboxd, Trakt or
  * Netflix history into a log.
  */
+import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { defineCommand } from 'citty'
-import { type ImportRowResult, importMovies } from '../index'
+import { type ImportFileReport, importFile } from '../formats/import-file'
+import { importFormatNames } from '../formats/import-reader'
+import { ImportFileError } from '../formats/import-refusal'
+import { listed, printable } from '../formats/printable'
+import type { ImportRowResult } from '../index'
 import { EXIT, UsageError } from './exit'
 import { findCatalog } from './find-catalog'
-import { type HistoryReport, importHistory, writeUnmatched } from './import-history'
 import { openLog, storeUrl } from './log-store'
 import { loadPlugins, pluginArg } from './plugin-arg'
-import { listed, printable } from './printable'
 import { createProgress } from './progress'
-import { readHistory } from './read-history'
-import { importFormatNames, readRows } from './read-rows'
 import { ownerArg, storeArg } from './store-arg'
+import { writeUnmatched } from './unmatched-file'
+
+// A history is read whole (its reviews join its diary, its days' form is told from all of them):
+// a bound far above any service's export keeps a wrong file from filling memory.
+const MAX_HISTORY_BYTES = 256 * 1024 * 1024
 
 export default defineCommand({
   meta: {
@@ -58,35 +64,41 @@ export default defineCommand({
       )
     }
     const size = args.file === '-' ? undefined : await sizeOf(args.file)
+    const timeZone = timeZoneOf(process.env)
     const { log, close } = await openLog(storeUrl(args.store), args.owner)
     const progress = createProgress('importing')
+    let catalog: Awaited<ReturnType<typeof findCatalog>>
     try {
-      const { rows, bytesRead, history } = await readRows(args.file, args.format)
-      // A history is read whole before its rows: its progress is in rows, not bytes.
-      let settled = 0
-      let total: () => [number, number | undefined] = () => [bytesRead(), size]
-      const onRow = (row: ImportRowResult) => {
-        if (row.status === 'refused') {
-          progress.end()
-          process.stderr.write(`${describeRefusal(row)}\n`)
-        }
-        settled += 1
-        progress.update(...total())
-      }
-      if (history) {
-        const options = { timeZone: timeZoneOf(process.env), dateFormat: args['date-format'] }
-        const read = readHistory(history.bytes, args.file, history.format, options)
-        const catalog = await findCatalog(storeUrl(args.store))
-        total = () => [settled, read.length]
-        const report = await importHistory(log, read, catalog, onRow).finally(() =>
-          catalog?.close(),
-        )
-        progress.end()
+      const report = await importFile(
+        log,
+        args.file === '-' ? process.stdin : createReadStream(args.file),
+        {
+          name: args.file === '-' ? 'standard input' : args.file,
+          format: args.format,
+          timeZone,
+          dateFormat: args['date-format'],
+          maxHistoryBytes: MAX_HISTORY_BYTES,
+          size,
+          // Opened only for a history, and closed once it is imported.
+          catalog: async () => {
+            catalog = await findCatalog(storeUrl(args.store))
+            return catalog
+          },
+          onProgress: (done, total) => progress.update(done, total),
+          onRow: (row) => {
+            if (row.status !== 'refused') return
+            progress.end()
+            process.stderr.write(`${describeRefusal(row)}\n`)
+          },
+        },
+      ).catch((error: unknown) => {
+        throw ImportFileError.is(error) ? commandError(error) : error
+      })
+      progress.end()
+      if (report.kind === 'history') {
         await reportHistory(report, catalog !== undefined, args.unmatched, args.file)
         return
       }
-      const report = await importMovies(log, rows, { onRow })
-      progress.end()
       const summary = {
         added: report.added,
         skipped: report.skipped,
@@ -96,10 +108,24 @@ export default defineCommand({
       if (summary.refused > 0) process.exitCode = EXIT.failed
     } finally {
       progress.end()
+      await catalog?.close()
       await close()
     }
   },
 })
+
+/**
+ * A file refused whole, as the command says it: a day form to name is a usage error naming
+ * `--date-format` (exit 2); anything else is the file's (exit 1).
+ */
+function commandError(error: ImportFileError): Error {
+  if (error.option !== 'dateFormat') return new Error(error.message)
+  return new UsageError(
+    error.suggestion === undefined
+      ? `--date-format: ${error.message}`
+      : `${error.message} with --date-format, e.g. --date-format ${error.suggestion}`,
+  )
+}
 
 /**
  * `line 7: URL: is empty ...; Year: ...`, one refused row on one line. Field names come from
@@ -119,7 +145,7 @@ export function describeRefusal(row: ImportRowResult): string {
  * Unmatched rows are not a failure (they are kept, to correct); refused rows are (exit 1).
  */
 async function reportHistory(
-  report: HistoryReport,
+  report: ImportFileReport,
   hasCatalog: boolean,
   given: string | undefined,
   input: string,

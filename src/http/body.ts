@@ -1,3 +1,4 @@
+import { concatBytes } from '../core/bytes'
 import { ClientGoneError, preReadNodeBody, readNodeBody, unreadNodeRequest } from './node-body'
 
 /** Why a request body could not be read as JSON. */
@@ -47,7 +48,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     throw error // anything else is a bug: a 500, for onError to see
   }
   if (chunks === undefined) return tooLarge(limit < maxBytes ? undefined : maxBytes)
-  return parseJson(concat(chunks))
+  return parseJson(concatBytes(chunks))
 }
 
 /** A Request that srvx made on Node, whose body the web path reads through srvx's stream. */
@@ -141,17 +142,4 @@ async function readWebBody(request: Request, maxBytes: number): Promise<Uint8Arr
     chunks.push(value)
   }
   return chunks
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array
-  let size = 0
-  for (const chunk of chunks) size += chunk.byteLength
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
 }

@@ -2,20 +2,18 @@
  * A Letterboxd, Trakt or Netflix history into a log: each screening matched to its IMDb entry
  * (its own id, else the catalog's one entry), the rest kept for the unmatched file.
  */
-import { constants } from 'node:fs'
-import { access, writeFile } from 'node:fs/promises'
 import type { Catalog } from '../core/catalog'
-import { sourceId } from '../core/import-id'
-import type { HistoryRow } from '../formats/history'
-import { matchScreening } from '../formats/match-screening'
-import { type UnmatchedRow, unmatchedCsv } from '../formats/unmatched-csv'
 import {
   type ImportReport,
   type ImportRow,
   type ImportRowResult,
   importMovies,
-  type MovieLog,
-} from '../index'
+} from '../core/import'
+import { sourceId } from '../core/import-id'
+import type { MovieLog } from '../core/movie-log'
+import type { HistoryRow } from './history'
+import { matchScreening } from './match-screening'
+import type { UnmatchedRow } from './unmatched-csv'
 
 /** What became of a history: the import's report, and what matching and reading set aside. */
 export interface HistoryReport extends ImportReport {
@@ -80,26 +78,3 @@ export async function importHistory(
   const { matched, episodes, trailers, unmatched } = set
   return { ...report, skipped: report.skipped + set.there, matched, unmatched, episodes, trailers }
 }
-
-/**
- * Writes the unmatched rows: to `given` (replaced), else beside the input as
- * `<input>.unmatched.csv`, or `-1`, `-2`... before `.csv` when that is there already, so a file
- * the person is correcting is never written over. Returns where.
- */
-export async function writeUnmatched(
-  rows: readonly UnmatchedRow[],
-  given: string | undefined,
-  input: string,
-) {
-  const base = given ?? `${input === '-' ? 'import' : input}.unmatched`
-  let path = given ?? `${base}.csv`
-  for (let n = 1; !given && (await exists(path)); n++) path = `${base}-${n}.csv`
-  await writeFile(path, unmatchedCsv(rows), { flag: given ? 'w' : 'wx' })
-  return path
-}
-
-const exists = (path: string) =>
-  access(path, constants.F_OK).then(
-    () => true,
-    () => false,
-  )
