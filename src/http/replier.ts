@@ -35,6 +35,8 @@ const CATALOG_PATH = 'catalog'
 // Every read of the log may depend on who asks (authorize, owner): no shared cache keeps it, and
 // the browser's asks again each time, by the ETag where there is one (a 304 costs no body).
 const READ_CACHE = 'private, no-cache'
+// Files imported at once (POST {base}/import), each held whole while it is read.
+const MAX_CONCURRENT_IMPORTS = 4
 const COLLECTION_METHODS = 'GET, HEAD, POST'
 const ITEM_METHODS = 'GET, HEAD, PATCH, DELETE'
 // The action `authorize` is asked about, per method (a Map: a method named `toString` is none).
@@ -70,6 +72,7 @@ export function createMovieLogReplier(
   const basePath = normaliseBasePath(options.basePath ?? '/movies')
   const encodedBasePath = new URL(`http://localhost${basePath}`).pathname.replace(/\/$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
+  const maxImportBytes = options.maxImportBytes ?? 32 * 1024 * 1024
   const maxPageSize = options.maxPageSize ?? 1000
   const onError = options.onError ?? logError
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
@@ -83,6 +86,8 @@ export function createMovieLogReplier(
   let openApiReply: (() => Reply) | undefined
   let scrobbles: Promise<typeof import('./scrobble')> | undefined
   let trakt: Promise<typeof import('./trakt/router')> | undefined
+  let imports: Promise<typeof import('./import')> | undefined
+  let importsInFlight = 0
   let addsInFlight = 0
   // Exports, change feeds and the full JSON list, bounded together (./stream-limit.ts).
   const streams = createStreamLimit(options.maxStreams ?? 256)
@@ -174,6 +179,43 @@ export function createMovieLogReplier(
     return adding(() => replyToTrakt(settings, request, url, path))
   }
 
+  // A file into the diary the request reaches (src/http/import.ts): a write, guarded as an add.
+  async function importRoute(request: Request, url: URL): Promise<Reply> {
+    if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, 'POST')
+    if (request.method !== 'POST') return methodNotAllowed('POST')
+    const crossSite = crossSiteRefusal(request, url, options.cors)
+    if (crossSite) return crossSite
+    const reached = await logOf(request)
+    if (!reached) return unauthenticated()
+    const refusal = options.authorize && (await denied(request, options.authorize, 'add'))
+    if (refusal) return refusal
+    // Each holds a whole file while it is read: a few at once, whatever the add limit.
+    if (importsInFlight >= MAX_CONCURRENT_IMPORTS) {
+      return problemReply(503, 'Other files are being imported right now; try again shortly.', {
+        'retry-after': '5',
+      })
+    }
+    imports ??= import('./import')
+    const { importReply } = await imports
+    importsInFlight++
+    // Counted until the import ends, which may be after its answer began (progress lines).
+    let ended: Promise<unknown> = Promise.resolve()
+    try {
+      return await adding(async () => {
+        const started = await importReply(reached.log, request, url, {
+          maxImportBytes,
+          timeZone: options.timeZone,
+          catalog: options.catalog,
+          onError: (error) => onError(error, request),
+        })
+        ended = started.ended
+        return started.reply
+      })
+    } finally {
+      void ended.finally(() => importsInFlight--)
+    }
+  }
+
   async function denied(
     request: Request,
     authorize: NonNullable<MovieLogHttpOptions['authorize']>,
@@ -200,6 +242,7 @@ export function createMovieLogReplier(
     if (target.kind === 'none') return problemReply(404, notFoundDetail(path, encodedBasePath))
     if (target.kind === 'scrobble') return scrobbleRoute(request, url, target.source)
     if (target.kind === 'trakt') return traktRoute(request, url, target.path)
+    if (target.kind === 'import') return importRoute(request, url)
     const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const actions = target.kind === 'collection' ? COLLECTION_ACTIONS : ITEM_ACTIONS

@@ -7,6 +7,7 @@ export type Target =
   | { kind: 'item'; id: string }
   | { kind: 'scrobble'; source: string }
   | { kind: 'trakt'; path: string }
+  | { kind: 'import' }
   | { kind: 'none' }
 
 // `/scrobble/{source}` below the base path (src/http/scrobble.ts).
@@ -18,6 +19,8 @@ export function resolveTarget(pathname: string, basePath: string): Target {
   if (rest === '' || rest === '/') return { kind: 'collection' }
   // Trakt's API (src/http/trakt/): `/trakt` and every path below it.
   if (rest === '/trakt' || rest.startsWith('/trakt/')) return { kind: 'trakt', path: rest.slice(6) }
+  // A file of another service's history, or of movies (src/http/import.ts).
+  if (rest === '/import' || rest === '/import/') return { kind: 'import' }
   const source = SCROBBLE.exec(rest)?.[1]
   if (source !== undefined) return { kind: 'scrobble', source }
   const segment = /^\/([^/]+)\/?$/.exec(rest)?.[1]

@@ -13,6 +13,7 @@ import {
   problems,
   RESPONSES,
 } from './components'
+import { IMPORT_SCHEMAS, importFile } from './import'
 import {
   addMovie,
   deleteMovie,
@@ -136,7 +137,21 @@ const catalog: RoutePiece = {
   },
 }
 
-const ROUTES: readonly RoutePiece[] = [collection, document, stats, catalog, movie, scrobbles]
+/** `/import`: a file into the diary (a concrete path, matched before `/{id}`). */
+const imports: RoutePiece = {
+  path: '/import',
+  item: { post: importFile, options: preflight('preflightImport') },
+}
+
+const ROUTES: readonly RoutePiece[] = [
+  collection,
+  document,
+  stats,
+  catalog,
+  imports,
+  movie,
+  scrobbles,
+]
 
 /**
  * The OpenAPI 3.1 document of a handler mounted at `basePath` (`'/movies'`, as hosts send it:
@@ -177,7 +192,7 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
           description: 'Asked for when the handler’s `authorize` hook wants credentials.',
         },
       },
-      schemas: { ...SCHEMAS, ...SCROBBLE_SCHEMAS, ...TRAKT_SCHEMAS },
+      schemas: { ...SCHEMAS, ...SCROBBLE_SCHEMAS, ...TRAKT_SCHEMAS, ...IMPORT_SCHEMAS },
       parameters: PARAMETERS,
       headers: HEADERS,
       responses: RESPONSES,
