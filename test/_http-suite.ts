@@ -436,6 +436,7 @@ export function httpContract(
         '/movies/openapi.json',
         '/movies/stats',
         '/movies/catalog',
+        '/movies/import',
         '/movies/{id}',
         '/movies/scrobble/{source}',
         ...Object.keys(document.paths).filter((path) => path.startsWith('/movies/trakt/')),

@@ -15,7 +15,7 @@ export async function readRows(file: string, format: string) {
 }
 
 /** test/fixtures/letterboxd zipped as Letterboxd gives it, its files and folders at the root. */
-export function letterboxdZipBytes(): Uint8Array {
+export function letterboxdZipBytes(): Uint8Array<ArrayBuffer> {
   const folder = join(FIXTURES, 'letterboxd')
   const files: Record<string, Uint8Array> = {}
   const walk = (dir: string) => {
@@ -26,7 +26,7 @@ export function letterboxdZipBytes(): Uint8Array {
     }
   }
   walk(folder)
-  return zipSync(files)
+  return zipSync(files) as Uint8Array<ArrayBuffer>
 }
 
 /** The Letterboxd zip written into `dir` under the name Letterboxd gives it; its path. */

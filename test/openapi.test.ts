@@ -176,6 +176,7 @@ describe('the document', () => {
         '/api/movies/openapi.json',
         '/api/movies/stats',
         '/api/movies/catalog',
+        '/api/movies/import',
         '/api/movies/{id}',
         '/api/movies/scrobble/{source}',
         ...TRAKT.map((path) => `/api/movies${path}`),
@@ -184,7 +185,16 @@ describe('the document', () => {
     [
       '/',
       '',
-      ['/', '/openapi.json', '/stats', '/catalog', '/{id}', '/scrobble/{source}', ...TRAKT],
+      [
+        '/',
+        '/openapi.json',
+        '/stats',
+        '/catalog',
+        '/import',
+        '/{id}',
+        '/scrobble/{source}',
+        ...TRAKT,
+      ],
     ],
   ])('is served under basePath %s with its paths under it', async (basePath, prefix, paths) => {
     const handle = toWebHandler(createMovieLog(), { basePath })
