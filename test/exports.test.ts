@@ -102,7 +102,9 @@ describe('the published surface', () => {
           "CatalogQuery",
           "ChangeOptions",
           "FeedUnavailableError",
+          "FileImportReport",
           "IdempotencyError",
+          "ImportFileOptions",
           "InvalidPageRequestError",
           "ListMoviesOptions",
           "LogChange",
@@ -128,6 +130,7 @@ describe('the published surface', () => {
           "WatchOptions",
           "createCatalogClient",
           "createMovieLogClient",
+          "importFile",
           "versionOf",
         ],
         "movie-log/d1": [

@@ -59,6 +59,8 @@ describe('toPageHandler', () => {
     expect(shell.page).toBe('/diary/')
     expect(shell.assets).toEqual([
       expect.stringMatching(/^\/diary\/assets\/diary-\w+\.js$/),
+      // The import panel's script, loaded when it is opened: kept too, so it opens offline.
+      expect.stringMatching(/^\/diary\/assets\/import-panel-\w+\.js$/),
       expect.stringMatching(/^\/diary\/assets\/style-\w+\.css$/),
     ])
   })

@@ -3,7 +3,7 @@
  * searched by words, and the year in review. With
  * the server out of reach, the diary last seen on this device, and adds kept until it is back.
  */
-import { createCatalogClient, StoreUnavailableError } from '../../client/index'
+import { createCatalogClient, importFile, StoreUnavailableError } from '../../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
 import { connectTrakt, showWebhooks } from './connect'
@@ -21,6 +21,8 @@ import { SUGGESTIONS } from './tags'
 import { Cancelled, createSession } from './token'
 
 const PAGE_SIZE = 20
+// The import panel's script (import-panel.ts), its hashed name set by the build.
+declare const IMPORT_PANEL: string
 // Set by the handler that serves the page: where the log is, and where the page is mounted.
 const meta = (name: string) =>
   document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? ''
@@ -231,6 +233,23 @@ byId('all-years').addEventListener('click', () => {
   void load(false)
 })
 const review = createReview(session, byId('review'))
+// The import panel's script is loaded when it is first opened: most visits never import.
+const importPanel = byId<HTMLDetailsElement>('import')
+importPanel.addEventListener(
+  'toggle',
+  async () => {
+    const panel: typeof import('./import-panel') = await import(`${base}/assets/${IMPORT_PANEL}`)
+    panel.showImportPanel(importPanel, {
+      logUrl,
+      session,
+      importFile,
+      explain: (error) =>
+        error instanceof Cancelled ? 'The import needs your token.' : explain(error),
+      reload: () => void load(false),
+    })
+  },
+  { once: true },
+)
 more.addEventListener('click', () => void load(true))
 addEventListener('online', () => {
   live.start()

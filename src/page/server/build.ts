@@ -39,22 +39,29 @@ export async function bundlePage(): Promise<PageFiles> {
     write: false,
     logLevel: 'silent',
   } as const
-  // The service worker is a classic script (module workers are not everywhere yet).
-  const [page, worker] = await Promise.all([
+  // The service worker is a classic script (module workers are not everywhere yet). The import
+  // panel is a script of its own, loaded when it is first opened: the page's script names it.
+  const [panel, worker] = await Promise.all([
     build({
       ...common,
-      entryPoints: { diary: join(BROWSER, 'main.ts'), style: join(BROWSER, 'style.css') },
+      entryPoints: { 'import-panel': join(BROWSER, 'import-panel.ts') },
       format: 'esm',
     }),
     build({ ...common, entryPoints: { sw: join(BROWSER, 'sw.ts') }, format: 'iife' }),
   ])
-  const result = { outputFiles: [...page.outputFiles, ...worker.outputFiles] }
-  const assets = new Map(result.outputFiles.map((file) => [basename(file.path), file.contents]))
-  const named = (extension: string) =>
-    [...assets.keys()].find((name) => !name.startsWith('sw-') && name.endsWith(extension))
+  const panelName = basename((panel.outputFiles[0] as { path: string }).path)
+  const page = await build({
+    ...common,
+    entryPoints: { diary: join(BROWSER, 'main.ts'), style: join(BROWSER, 'style.css') },
+    format: 'esm',
+    define: { IMPORT_PANEL: JSON.stringify(panelName) },
+  })
+  const outputs = [...page.outputFiles, ...panel.outputFiles, ...worker.outputFiles]
+  const assets = new Map(outputs.map((file) => [basename(file.path), file.contents]))
+  const named = (start: string) => [...assets.keys()].find((name) => name.startsWith(start))
   const html = (await readFile(join(BROWSER, 'index.html'), 'utf8'))
-    .replace('{{script}}', `/assets/${named('.js')}`)
-    .replace('{{style}}', `/assets/${named('.css')}`)
+    .replace('{{script}}', `/assets/${named('diary-')}`)
+    .replace('{{style}}', `/assets/${named('style-')}`)
     .replace('{{add-form}}', formMarkup('add', ADD_LABEL))
   return { html, assets }
 }
