@@ -7,6 +7,7 @@ import {
   type Movie,
   type MovieLog,
 } from 'movie-log'
+import { importFile, MovieLogHttpError } from 'movie-log/client'
 import { openCatalog } from 'movie-log/sqlite'
 import { toWebHandler } from 'movie-log/web'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -230,5 +231,31 @@ describe('an import on a household server', () => {
     )
     await expectProblem(response, 403)
     expect(await titles(log)).toEqual([])
+  })
+})
+
+describe('importFile, the client’s', () => {
+  it('sends a file, hears its progress, and gives back the report or the refusal', async () => {
+    const log = createMovieLog()
+    const handle = toWebHandler(log, { catalog })
+    const url = 'http://movie-log.test/movies'
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => handle(new Request(input, init))
+    const heard: [number, number | null][] = []
+    const report = await importFile(url, letterboxdZipBytes(), {
+      fetch,
+      onProgress: (done, total) => heard.push([done, total]),
+    })
+    expect(report).toMatchObject({ added: 1, matched: 1, unmatched: 2 })
+    expect(heard.at(-1)).toEqual([3, 3])
+    const refused = await importFile(url, fixture('netflix-ambiguous.csv'), { fetch }).catch(
+      (error: unknown) => error,
+    )
+    expect(refused).toBeInstanceOf(MovieLogHttpError)
+    expect((refused as MovieLogHttpError).problem?.errors?.[0]?.parameter).toBe('dateFormat')
+    const named = await importFile(url, fixture('netflix-ambiguous.csv'), {
+      fetch,
+      dateFormat: 'DD/MM/YY',
+    })
+    expect(named).toMatchObject({ unmatched: 2, refusals: [] })
   })
 })

@@ -89,21 +89,24 @@ export async function importFile(
     name,
     options.maxHistoryBytes,
   )
-  let settled = 0
-  let total: () => [number, number | undefined] = () => [bytes, options.size]
-  const settle = (row: ImportRowResult) => {
-    settled += 1
-    onRow?.(row)
-    onProgress?.(...total())
-  }
   if (source.kind === 'rows') {
+    const settle = (row: ImportRowResult) => {
+      onRow?.(row)
+      onProgress?.(bytes, options.size)
+    }
     const report: ImportReport = await importMovies(log, source.rows, { onRow: settle })
     return { ...report, kind: 'movies', matched: 0, unmatched: [], episodes: 0, trailers: 0 }
   }
   // A history is read whole before its rows: its progress is in rows, not bytes.
   const history = { timeZone: options.timeZone, dateFormat: options.dateFormat }
   const rows = readHistory(source.bytes, name, source.format, history)
-  total = () => [settled, rows.length]
   const catalog = await options.catalog?.()
-  return { ...(await importHistory(log, rows, catalog, settle)), kind: 'history' }
+  const report = await importHistory(
+    log,
+    rows,
+    catalog,
+    (row) => onRow?.(row),
+    (done) => onProgress?.(done, rows.length),
+  )
+  return { ...report, kind: 'history' }
 }

@@ -28,17 +28,24 @@ export interface HistoryReport extends ImportReport {
  * Imports `rows` into `log`. Every screening's id is made from its source row (sourceId), so a
  * second run adds nothing, and a row corrected in the unmatched file is the same movie: one not
  * matched this time but in the log already (corrected and imported before) counts as skipped.
+ * `onDone` hears how many rows are done with: settled, or set aside (unmatched, passed over).
  */
 export async function importHistory(
   log: MovieLog,
   rows: readonly HistoryRow[],
   catalog: Catalog | undefined,
   onRow: (row: ImportRowResult) => void,
+  onDone: (rows: number) => void = () => {},
 ): Promise<HistoryReport> {
   const set = { matched: 0, episodes: 0, trailers: 0, there: 0, unmatched: [] as UnmatchedRow[] }
+  let done = 0
+  const doneWith = () => onDone(++done)
   async function* importRows(): AsyncGenerator<ImportRow> {
     for (const row of rows) {
-      if ('passedOver' in row) set[row.passedOver === 'episode' ? 'episodes' : 'trailers'] += 1
+      if ('passedOver' in row) {
+        set[row.passedOver === 'episode' ? 'episodes' : 'trailers'] += 1
+        doneWith()
+      }
       if (!('screening' in row)) {
         if ('issues' in row) yield row
         continue
@@ -62,6 +69,7 @@ export async function importHistory(
           }
           set.unmatched.push({ movie, candidates: found.candidates })
         }
+        doneWith()
         continue
       }
       if (found.via === 'catalog') set.matched += 1
@@ -74,7 +82,11 @@ export async function importHistory(
       }
     }
   }
-  const report = await importMovies(log, importRows(), { onRow })
+  const settled = (row: ImportRowResult) => {
+    onRow(row)
+    doneWith()
+  }
+  const report = await importMovies(log, importRows(), { onRow: settled })
   const { matched, episodes, trailers, unmatched } = set
   return { ...report, skipped: report.skipped + set.there, matched, unmatched, episodes, trailers }
 }

@@ -57,6 +57,7 @@ export async function importReply(
 
 interface Started {
   ended: Promise<{ report: ImportFileReport } | { error: unknown }>
+  /** Hears each step from now on, the last one first (when there was one). */
   listen: (onProgress: (done: number, total: number | undefined) => void) => void
 }
 
@@ -88,6 +89,7 @@ async function startImport(
   if (body.bytes.byteLength === 0)
     return problemReply(400, 'The request body is empty: send the file.')
   let onProgress: (done: number, total: number | undefined) => void = () => {}
+  let last: [number, number | undefined] | undefined
   const imported = importFile(log, once(body.bytes), {
     name: 'The file',
     format,
@@ -96,7 +98,10 @@ async function startImport(
     catalog: async () => settings.catalog,
     maxHistoryBytes: settings.maxImportBytes,
     size: body.bytes.byteLength,
-    onProgress: (done, total) => onProgress(done, total),
+    onProgress: (done, total) => {
+      last = [done, total]
+      onProgress(done, total)
+    },
   })
   return {
     ended: imported.then(
@@ -105,6 +110,7 @@ async function startImport(
     ),
     listen: (listener) => {
       onProgress = listener
+      if (last) listener(...last)
     },
   }
 }

@@ -7,7 +7,7 @@
  * for it. What it shares with the page (the client, the session) comes from the page: this
  * script holds only the panel.
  */
-import type { FileImportReport, importFile, ProblemDetails } from '../../client/index'
+import type { FileImportReport, importFile, MovieLogHttpError } from '../../client/index'
 import { element } from './dom'
 import type { Session } from './token'
 
@@ -98,7 +98,7 @@ export function showImportPanel(root: HTMLDetailsElement, context: ImportPanelCo
 
   // A file whose days do not tell their form: the field that names it, its problem beside it.
   const refused = (error: unknown) => {
-    const { problem } = error as { problem?: ProblemDetails }
+    const { problem } = error as Partial<MovieLogHttpError>
     const asked = problem?.errors?.find((each) => each.parameter === 'dateFormat')
     if (!asked) {
       said.textContent = context.explain(error)
