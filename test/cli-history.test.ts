@@ -148,6 +148,31 @@ describe('movie-log import of a history', () => {
       ['Heat', '2024-05-01T20:30:00.000'],
       ['Paris, Texas', '2024-06-03T00:10:00.000'],
     ])
+
+    // Trakt's ratings rate the entries, adding none: a movie never watched is told, not added.
+    const ratings = movieLog(['import', join(FIXTURES, 'trakt-ratings.json'), '--store', store])
+    expect([ratings.code, ratings.report]).toEqual([
+      0,
+      { rated: 2, skipped: 0, refused: 0, matched: 0, notInDiary: 1, episodes: 2 },
+    ])
+    const rated = exported(store).map(({ title, rating }: { title: string; rating?: number }) => [
+      title,
+      rating,
+    ])
+    expect(rated.sort()).toEqual([
+      ['Alien', 7],
+      ['Heat', 10],
+      ['Paris, Texas', undefined],
+    ])
+    const csvAgain = movieLog(['import', join(FIXTURES, 'trakt-ratings.csv'), '--store', store])
+    expect(csvAgain.report).toEqual({
+      rated: 0,
+      skipped: 2,
+      refused: 0,
+      matched: 0,
+      notInDiary: 1,
+      episodes: 2,
+    })
   })
 
   it('Netflix: ambiguous days need --date-format (exit 2, nothing stored); US and UK days read', () => {

@@ -77,6 +77,38 @@ describe.each(HTTP_TARGETS)('POST /movies/import on %s', (_name, serve) => {
   })
 })
 
+describe.each(HTTP_TARGETS)('Trakt’s ratings through POST /movies/import on %s', (_name, serve) => {
+  it('rate the latest entry of each movie, adding none', async () => {
+    const log = createMovieLog()
+    const target = await serve(log, { timeZone: 'Europe/Paris' })
+    try {
+      const history = await target.fetch(
+        '/movies/import',
+        post(fixture('trakt-history.csv'), 'text/csv'),
+      )
+      expect(await history.json()).toMatchObject({ added: 2 })
+      const response = await target.fetch(
+        '/movies/import',
+        post(fixture('trakt-ratings.json'), 'application/json'),
+      )
+      expect(await response.json()).toMatchObject({
+        kind: 'ratings',
+        added: 0,
+        rated: 2,
+        notInDiary: 1,
+        episodes: 2,
+      })
+      const rated = (await log.listMovies()).movies.map(({ title, rating }) => [title, rating])
+      expect(rated.sort()).toEqual([
+        ['Alien', 7],
+        ['Heat', 10],
+      ])
+    } finally {
+      await target.close()
+    }
+  })
+})
+
 // Each store the route was asked to show on: memory, and a SQLite file.
 const STORES: [string, () => ClosableMovieLog][] = [
   ['memory', () => createMovieLog()],

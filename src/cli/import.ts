@@ -39,7 +39,7 @@ export default defineCommand({
       type: 'string',
       default: 'auto',
       description:
-        "auto, ndjson, csv (as export writes it), imdb (IMDb ratings export), letterboxd (the zip or diary.csv), trakt (history CSV or JSON), netflix (NetflixViewingHistory.csv), or a plug-in's",
+        "auto, ndjson, csv (as export writes it), imdb (IMDb ratings export), letterboxd (the zip or diary.csv), trakt (history or ratings, CSV or JSON), netflix (NetflixViewingHistory.csv), or a plug-in's",
     },
     unmatched: {
       type: 'string',
@@ -97,6 +97,14 @@ export default defineCommand({
       progress.end()
       if (report.kind === 'history') {
         await reportHistory(report, catalog !== undefined, args.unmatched, args.file)
+        return
+      }
+      if (report.kind === 'ratings') {
+        const { rated, skipped, matched, notInDiary, episodes } = report
+        const refused = report.refused.length
+        const summary = { rated, skipped, refused, matched, notInDiary, episodes }
+        process.stdout.write(`${JSON.stringify(summary)}\n`)
+        if (refused > 0) process.exitCode = EXIT.failed
         return
       }
       const summary = {

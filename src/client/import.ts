@@ -11,8 +11,8 @@ import { errorFrom, type ProblemDetails } from './errors'
  * ```
  */
 export interface FileImportReport {
-  /** `history` (Letterboxd, Trakt, Netflix: matched to IMDb) or `movies`. */
-  kind: 'history' | 'movies'
+  /** `history` (Letterboxd, Trakt, Netflix: matched to IMDb), `ratings` (Trakt's) or `movies`. */
+  kind: 'history' | 'ratings' | 'movies'
   added: number
   /** Rows in the diary already: an import run again adds nothing. */
   skipped: number
@@ -23,6 +23,10 @@ export interface FileImportReport {
   unmatched: number
   episodes: number
   trailers: number
+  /** Of a ratings file: the entries rated (the latest of each movie). */
+  rated: number
+  /** Of a ratings file: movies rated that the diary has no entry of (a rating adds none). */
+  notInDiary: number
   /** The first 100 refused rows, by their line in the file. */
   refusals: { line: number; issues: { path: string; message: string }[] }[]
   /** The unmatched rows as the log's CSV with a `candidates` column; `null` when none. */

@@ -7,8 +7,9 @@ import type { Catalog } from '../core/catalog'
 import { type ImportReport, type ImportRowResult, importMovies } from '../core/import'
 import type { MovieLog } from '../core/movie-log'
 import { importHistory } from './import-history'
+import { importRatings, type RatingsReport } from './import-ratings'
 import { readImport } from './import-reader'
-import { readHistory } from './read-history'
+import { readHistory, readTraktRatings } from './read-history'
 import type { UnmatchedRow } from './unmatched-csv'
 
 /**
@@ -50,8 +51,15 @@ export interface ImportFileOptions {
  * ```
  */
 export interface ImportFileReport extends ImportReport {
-  /** `history` for a Letterboxd, Trakt or Netflix history; `movies` for the rest. */
-  kind: 'history' | 'movies'
+  /**
+   * `history` for a Letterboxd, Trakt or Netflix history; `ratings` for Trakt's ratings, which
+   * rate the diary's entries and add none; `movies` for the rest.
+   */
+  kind: 'history' | 'ratings' | 'movies'
+  /** Entries a ratings file rated (their latest entry of each movie). */
+  rated: number
+  /** Movies a ratings file rated that the diary has no entry of. */
+  notInDiary: number
   /** Screenings the catalog named (a service's own IMDb id is not counted). */
   matched: number
   /** Rows neither matched nor guessed, with the catalog's candidates: to correct and import. */
@@ -95,7 +103,16 @@ export async function importFile(
       onProgress?.(bytes, options.size)
     }
     const report: ImportReport = await importMovies(log, source.rows, { onRow: settle })
-    return { ...report, kind: 'movies', matched: 0, unmatched: [], episodes: 0, trailers: 0 }
+    return { ...report, ...NOTHING_ELSE, kind: 'movies' }
+  }
+  const ratings = source.format === 'trakt' ? readTraktRatings(source.bytes, name) : undefined
+  if (ratings) {
+    const catalog = await options.catalog?.()
+    const rated = await importRatings(log, ratings, catalog, (done) => {
+      onProgress?.(done, ratings.length)
+    })
+    for (const row of rated.refused) onRow?.(row)
+    return ratingsReport(rated)
   }
   // A history is read whole before its rows: its progress is in rows, not bytes.
   const history = { timeZone: options.timeZone, dateFormat: options.dateFormat }
@@ -108,5 +125,29 @@ export async function importFile(
     (row) => onRow?.(row),
     (done) => onProgress?.(done, rows.length),
   )
-  return { ...report, kind: 'history' }
+  return { ...report, rated: 0, notInDiary: 0, kind: 'history' }
+}
+
+const NOTHING_ELSE = {
+  matched: 0,
+  unmatched: [],
+  episodes: 0,
+  trailers: 0,
+  rated: 0,
+  notInDiary: 0,
+}
+
+function ratingsReport(report: RatingsReport): ImportFileReport {
+  const { rated, notInDiary, skipped, refused, matched, episodes } = report
+  return {
+    ...NOTHING_ELSE,
+    kind: 'ratings',
+    added: 0,
+    skipped,
+    refused,
+    matched,
+    episodes,
+    rated,
+    notInDiary,
+  }
 }

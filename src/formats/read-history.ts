@@ -6,6 +6,13 @@ import { ImportFileError } from './import-refusal'
 import { isLetterboxdDiaryHeader, letterboxdReviews, letterboxdScreening } from './letterboxd-diary'
 import { dayReader, isNetflixHeader, netflixDateFormats, netflixScreening } from './netflix'
 import { isTraktHeader, traktCsvScreening, traktJsonScreenings } from './trakt'
+import {
+  isTraktRatingsHeader,
+  isTraktRatingsJson,
+  type RatingRow,
+  traktRatingsCsvRow,
+  traktRatingsJson,
+} from './trakt-ratings'
 
 /** The services whose histories `movie-log import` reads. */
 export const HISTORY_FORMATS = ['letterboxd', 'trakt', 'netflix'] as const
@@ -30,7 +37,7 @@ export function historyFormatOf(head: Uint8Array): HistoryFormat | undefined {
   if (/^\s*\[/.test(text)) return 'trakt'
   const header = headerOf(text.slice(0, text.indexOf('\n') + 1 || undefined))
   if (isLetterboxdDiaryHeader(header)) return 'letterboxd'
-  if (isTraktHeader(header)) return 'trakt'
+  if (isTraktHeader(header) || isTraktRatingsHeader(header)) return 'trakt'
   if (isNetflixHeader(header)) return 'netflix'
   return undefined
 }
@@ -110,6 +117,29 @@ export function readHistory(
  * several: refused, for the person to name their account's (the caller says how: an option, a
  * parameter), with a form to try.
  */
+/**
+ * The rows of Trakt's ratings export, or `undefined` when the Trakt file `bytes` is its history.
+ *
+ * @example
+ * ```ts
+ * const ratings = readTraktRatings(bytes, 'ratings.json') // undefined for a history
+ * ```
+ */
+export function readTraktRatings(bytes: Uint8Array, name: string): RatingRow[] | undefined {
+  const head = textOf(bytes.subarray(0, 64 * 1024)).replace(/^\uFEFF/, '')
+  if (/^\s*\[/.test(head)) {
+    return isTraktRatingsJson(head)
+      ? traktRatingsJson(jsonArray(utf8Of(bytes, name), name))
+      : undefined
+  }
+  if (!isTraktRatingsHeader(headerOf(head.slice(0, head.indexOf('\n') + 1 || undefined)))) {
+    return undefined
+  }
+  const [first, ...records] = csvOf(utf8Of(bytes, name))
+  const header = (first?.record ?? []).map((cell) => cell.trim())
+  return records.map(({ record, line }) => traktRatingsCsvRow(header, record, line))
+}
+
 function netflixForm(dates: string[], given: string | undefined) {
   if (given !== undefined) {
     const read = dayReader(given)

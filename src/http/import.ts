@@ -152,6 +152,8 @@ function reportOf(report: ImportFileReport) {
     unmatched: report.unmatched.length,
     episodes: report.episodes,
     trailers: report.trailers,
+    rated: report.rated,
+    notInDiary: report.notInDiary,
     refusals: report.refused
       .slice(0, REFUSALS_LISTED)
       .map(({ line, issues }) => ({ line, issues: issues ?? [] })),

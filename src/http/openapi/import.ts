@@ -15,6 +15,8 @@ const report: JsonSchema = {
     'unmatched',
     'episodes',
     'trailers',
+    'rated',
+    'notInDiary',
     'refusals',
     'unmatchedCsv',
   ],
@@ -22,9 +24,9 @@ const report: JsonSchema = {
   properties: {
     kind: {
       type: 'string',
-      enum: ['history', 'movies'],
+      enum: ['history', 'ratings', 'movies'],
       description:
-        '`history`: a Letterboxd, Trakt or Netflix history, matched to IMDb; `movies`: a file of movies (the log’s CSV or NDJSON, an IMDb ratings export, a plug-in’s format).',
+        '`history`: a Letterboxd, Trakt or Netflix history, matched to IMDb; `ratings`: Trakt’s ratings, which rate the latest entry of each movie and add none; `movies`: a file of movies (the log’s CSV or NDJSON, an IMDb ratings export, a plug-in’s format).',
     },
     added: count('Rows stored.'),
     skipped: count('Rows already in the diary (imported before): not stored again.'),
@@ -33,8 +35,14 @@ const report: JsonSchema = {
     unmatched: count(
       'Screenings the catalog matched to none or several IMDb entries (or no catalog is loaded): not stored, in `unmatchedCsv`.',
     ),
-    episodes: count('Episodes passed over: this is a diary of movies.'),
+    episodes: count(
+      'Episodes (and rated shows and seasons) passed over: this is a diary of movies.',
+    ),
     trailers: count('Trailers passed over.'),
+    rated: count('Of a ratings file: the entries rated, the latest of each movie.'),
+    notInDiary: count(
+      'Of a ratings file: the movies rated that the diary has no entry of (a rating adds none).',
+    ),
     refusals: {
       type: 'array',
       maxItems: 100,
@@ -86,7 +94,7 @@ export const importFile: JsonSchema = {
   operationId: 'importFile',
   summary: 'Import a file: a history from another service, or movies',
   description:
-    'The file as the service exported it, into the diary the request reaches (guarded as an add, writes from another site refused): a Letterboxd export (the zip, or its diary.csv), a Trakt history (CSV or JSON), a Netflix viewing history, an IMDb ratings export, the log’s own CSV or NDJSON, or a plug-in’s format. What it is, is told from its bytes (or `format`). A history’s titles are matched to IMDb through the catalog; a row that matches none or several is not guessed: it is in `unmatchedCsv`. Every row’s id is made from the row, so importing the file again adds nothing. The file is read as it arrives and held whole (at most the handler’s `maxImportBytes`, 32 MiB by default) before any row is stored: a file refused, too large or cut off stores nothing. At most 4 imports run at once (503 past them).',
+    'The file as the service exported it, into the diary the request reaches (guarded as an add, writes from another site refused): a Letterboxd export (the zip, or its diary.csv), a Trakt history or ratings export (CSV or JSON), a Netflix viewing history, an IMDb ratings export, the log’s own CSV or NDJSON, or a plug-in’s format. What it is, is told from its bytes (or `format`). A history’s titles are matched to IMDb through the catalog; a row that matches none or several is not guessed: it is in `unmatchedCsv`. Every row’s id is made from the row, so importing the file again adds nothing. The file is read as it arrives and held whole (at most the handler’s `maxImportBytes`, 32 MiB by default) before any row is stored: a file refused, too large or cut off stores nothing. At most 4 imports run at once (503 past them).',
   tags: ['movies'],
   parameters: [
     {

@@ -138,6 +138,12 @@ export function showImportPanel(root: HTMLDetailsElement, context: ImportPanelCo
 /** The report in words, and the unmatched rows as a file to download. */
 function reportOf(result: FileImportReport, name: string): HTMLElement[] {
   const counts: [string, number][] = [
+    ...(result.kind === 'ratings'
+      ? ([
+          ['Rated', result.rated],
+          ['Rated but not in your diary', result.notInDiary],
+        ] as [string, number][])
+      : []),
     ['Added', result.added],
     ['Already in your diary', result.skipped],
     ['Matched to IMDb by title', result.matched],
