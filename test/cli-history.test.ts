@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FIXTURES, letterboxdZip as zipInto } from './_import-files'
@@ -41,13 +41,16 @@ const exported = (store: string) =>
 const letterboxdZip = () => zipInto(work)
 
 /** The unmatched file with `links` (title -> IMDb link) written in, as a person corrects it. */
-function corrected(file: string, links: Record<string, [link: string, year: number]>): string {
+function corrected(
+  file: string,
+  links: Record<string, [link: string, year: number]>,
+  out = `${file}.fixed.csv`,
+): string {
   const row = /^([^,\r\n]+),([^,\r\n]+),([^,\r\n]+),(\d*),,/gm
   const text = readFileSync(file, 'utf8').replace(row, (found, id, title, day) => {
     const [link, year] = links[title] ?? []
     return link ? `${id},${title},${day},${year},${link},` : found
   })
-  const out = `${file}.fixed.csv`
   writeFileSync(out, text)
   return out
 }
@@ -74,19 +77,42 @@ describe('movie-log import of a history', () => {
     )
     expect(unmatched).toContain(',Amélie,2024-05-09T00:00:00.000,2001,,,')
     expect(unmatched).not.toMatch(/Cats|Morbius|Alien|Ran/)
-    const fixed = corrected(`${zip}.unmatched.csv`, {
-      Heat: ['https://www.imdb.com/title/tt0113277/', 1995],
-      Amélie: ['https://www.imdb.com/title/tt0211915/', 2001],
-    })
+    // Run again, the same file holds the rows still unmatched: no second file beside it.
+    const second = movieLog(['import', zip, '--store', store])
+    expect(second.stderr).toMatch(/3 rows not imported, written to .*\.zip\.unmatched\.csv:/)
+    expect(readFileSync(`${zip}.unmatched.csv`, 'utf8')).toBe(unmatched)
+    expect(readdirSync(work).filter((name) => /unmatched-\d/.test(name))).toEqual([])
+    // Corrected where it is, then the zip imported again before it: the corrections are kept.
+    const fixed = corrected(
+      `${zip}.unmatched.csv`,
+      {
+        Heat: ['https://www.imdb.com/title/tt0113277/', 1995],
+        Amélie: ['https://www.imdb.com/title/tt0211915/', 2001],
+      },
+      `${zip}.unmatched.csv`,
+    )
+    const typed = readFileSync(fixed, 'utf8')
+    const early = movieLog(['import', zip, '--store', store])
+    expect(early.report).toMatchObject({ added: 0, unmatched: 3 })
+    expect(early.stderr).toMatch(
+      /3 rows not imported; .*\.zip\.unmatched\.csv is left as it is: it holds corrections not imported yet\. Import it/,
+    )
+    expect(readFileSync(fixed, 'utf8')).toBe(typed)
     expect(movieLog(['import', fixed, '--store', store]).report).toEqual({
       added: 3,
       skipped: 0,
       refused: 0,
     })
-    // Again, the zip: the corrected rows are there under the ids made from their entries.
+    // Again, the zip: the corrected rows are there under the ids made from their entries, and
+    // the unmatched file says that none is left.
     const again = movieLog(['import', zip, '--store', store])
     expect(again.report).toMatchObject({ added: 0, skipped: 3, unmatched: 0 })
-    expect(again.stderr).toBe('')
+    expect(again.stderr).toMatch(
+      /^no row left unmatched: .*\.zip\.unmatched\.csv now lists none\n$/,
+    )
+    expect(readFileSync(fixed, 'utf8')).toBe(
+      'id,title,screenedDate,releaseYear,imdbLink,notes,rating,tags,candidates\r\n',
+    )
     const movies = exported(store)
     expect(movies).toHaveLength(3)
     expect(movies.map((movie: { notes: string }) => movie.notes)).toContain(

@@ -9,14 +9,14 @@ import { type ImportFileReport, importFile } from '../formats/import-file'
 import { importFormatNames } from '../formats/import-reader'
 import { ImportFileError } from '../formats/import-refusal'
 import { listed, printable } from '../formats/printable'
-import type { ImportRowResult } from '../index'
+import type { ImportRowResult, MovieLog } from '../index'
 import { EXIT, UsageError } from './exit'
 import { findCatalog } from './find-catalog'
 import { openLog, storeUrl } from './log-store'
 import { loadPlugins, pluginArg } from './plugin-arg'
 import { createProgress } from './progress'
 import { ownerArg, storeArg } from './store-arg'
-import { writeUnmatched } from './unmatched-file'
+import { unmatchedPathOf, writeUnmatched } from './unmatched-file'
 
 // A history is read whole (its reviews join its diary, its days' form is told from all of them):
 // a bound far above any service's export keeps a wrong file from filling memory.
@@ -45,7 +45,7 @@ export default defineCommand({
       type: 'string',
       valueHint: 'FILE',
       description:
-        'where rows the catalog cannot match go, to correct and import again (default: FILE.unmatched.csv, never written over)',
+        'where rows the catalog cannot match go, to correct and import again (default: FILE.unmatched.csv); written over by each run, unless it holds corrections not imported yet',
     },
     'date-format': {
       type: 'string',
@@ -96,7 +96,8 @@ export default defineCommand({
       })
       progress.end()
       if (report.kind === 'history') {
-        await reportHistory(report, catalog !== undefined, args.unmatched, args.file)
+        const hasCatalog = catalog !== undefined
+        await reportHistory(report, { log, hasCatalog, given: args.unmatched, input: args.file })
         return
       }
       if (report.kind === 'ratings') {
@@ -149,14 +150,12 @@ export function describeRefusal(row: ImportRowResult): string {
 }
 
 /**
- * The history's counts on standard output, and where its unmatched rows went on standard error.
- * Unmatched rows are not a failure (they are kept, to correct); refused rows are (exit 1).
+ * The history's counts on standard output, and what became of its unmatched file on standard
+ * error. Unmatched rows are not a failure (they are kept, to correct); refused rows are (exit 1).
  */
 async function reportHistory(
   report: ImportFileReport,
-  hasCatalog: boolean,
-  given: string | undefined,
-  input: string,
+  context: { log: MovieLog; hasCatalog: boolean; given: string | undefined; input: string },
 ) {
   const { added, skipped, refused, matched, unmatched, episodes, trailers } = report
   const summary = {
@@ -168,15 +167,21 @@ async function reportHistory(
     episodes,
     trailers,
   }
-  if (unmatched.length > 0) {
-    const path = await writeUnmatched(unmatched, given, input)
-    const why = hasCatalog
-      ? 'the catalog named none or several IMDb entries (its candidates are in the file)'
-      : 'no IMDb catalog is loaded: run movie-log catalog load title.basics.tsv.gz to match titles'
-    process.stderr.write(
-      `${unmatched.length} ${unmatched.length === 1 ? 'row' : 'rows'} not imported, written to ${path}: ${why}; set their imdbLink and import that file\n`,
-    )
-  }
+  const path = unmatchedPathOf(context.given, context.input)
+  const isImported = async (id: string) =>
+    (await context.log.getMovie(id).catch(() => undefined)) !== undefined
+  const outcome = await writeUnmatched(unmatched, path, isImported)
+  const rows = `${unmatched.length} ${unmatched.length === 1 ? 'row' : 'rows'} not imported`
+  const why = context.hasCatalog
+    ? 'the catalog named none or several IMDb entries (its candidates are in the file)'
+    : 'no IMDb catalog is loaded: run movie-log catalog load title.basics.tsv.gz to match titles'
+  const said = {
+    written: `${rows}, written to ${path}: ${why}; set their imdbLink and import that file`,
+    emptied: `no row left unmatched: ${path} now lists none`,
+    kept: `${rows}; ${path} is left as it is: it holds corrections not imported yet. Import it (movie-log import ${path}), then run this import again to list what is still unmatched`,
+    none: undefined,
+  }[outcome]
+  if (said) process.stderr.write(`${said}\n`)
   process.stdout.write(`${JSON.stringify(summary)}\n`)
   if (refused.length > 0) process.exitCode = EXIT.failed
 }
