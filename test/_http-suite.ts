@@ -437,6 +437,7 @@ export function httpContract(
         '/movies/stats',
         '/movies/catalog',
         '/movies/share',
+        '/movies/import',
         '/movies/{id}',
         '/movies/scrobble/{source}',
         ...['', '/movies', '/rss', '/ics'].map((part) => `/movies/s/{token}${part}`),

@@ -1,15 +1,13 @@
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { zipSync } from 'fflate'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { FIXTURES, letterboxdZip as zipInto } from './_import-files'
 import { CLI } from './_processes'
 import { tempFolders } from './_temp'
 
 // movie-log import of Letterboxd, Trakt and Netflix histories, as a person runs it: a process,
 // its exit code, its output, the unmatched file it leaves, and a second run that adds nothing.
-const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url))
 const work = tempFolders()('movie-log-cli-history-')
 
 function movieLog(args: string[], env: Record<string, string> = {}) {
@@ -40,31 +38,19 @@ const exported = (store: string) =>
     .filter(Boolean)
     .map((line: string) => JSON.parse(line))
 
-/** test/fixtures/letterboxd zipped as Letterboxd gives it: its CSV files and folders at the root. */
-function letterboxdZip(): string {
-  const folder = join(FIXTURES, 'letterboxd')
-  const files: Record<string, Uint8Array> = {}
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name)
-      if (statSync(path).isDirectory()) walk(path)
-      else files[relative(folder, path)] = readFileSync(path)
-    }
-  }
-  walk(folder)
-  const zip = join(work, 'letterboxd-cinephile-2024-06-01-10-00-utc.zip')
-  writeFileSync(zip, zipSync(files))
-  return zip
-}
+const letterboxdZip = () => zipInto(work)
 
 /** The unmatched file with `links` (title -> IMDb link) written in, as a person corrects it. */
-function corrected(file: string, links: Record<string, [link: string, year: number]>): string {
+function corrected(
+  file: string,
+  links: Record<string, [link: string, year: number]>,
+  out = `${file}.fixed.csv`,
+): string {
   const row = /^([^,\r\n]+),([^,\r\n]+),([^,\r\n]+),(\d*),,/gm
   const text = readFileSync(file, 'utf8').replace(row, (found, id, title, day) => {
     const [link, year] = links[title] ?? []
     return link ? `${id},${title},${day},${year},${link},` : found
   })
-  const out = `${file}.fixed.csv`
   writeFileSync(out, text)
   return out
 }
@@ -91,19 +77,42 @@ describe('movie-log import of a history', () => {
     )
     expect(unmatched).toContain(',Amélie,2024-05-09T00:00:00.000,2001,,,')
     expect(unmatched).not.toMatch(/Cats|Morbius|Alien|Ran/)
-    const fixed = corrected(`${zip}.unmatched.csv`, {
-      Heat: ['https://www.imdb.com/title/tt0113277/', 1995],
-      Amélie: ['https://www.imdb.com/title/tt0211915/', 2001],
-    })
+    // Run again, the same file holds the rows still unmatched: no second file beside it.
+    const second = movieLog(['import', zip, '--store', store])
+    expect(second.stderr).toMatch(/3 rows not imported, written to .*\.zip\.unmatched\.csv:/)
+    expect(readFileSync(`${zip}.unmatched.csv`, 'utf8')).toBe(unmatched)
+    expect(readdirSync(work).filter((name) => /unmatched-\d/.test(name))).toEqual([])
+    // Corrected where it is, then the zip imported again before it: the corrections are kept.
+    const fixed = corrected(
+      `${zip}.unmatched.csv`,
+      {
+        Heat: ['https://www.imdb.com/title/tt0113277/', 1995],
+        Amélie: ['https://www.imdb.com/title/tt0211915/', 2001],
+      },
+      `${zip}.unmatched.csv`,
+    )
+    const typed = readFileSync(fixed, 'utf8')
+    const early = movieLog(['import', zip, '--store', store])
+    expect(early.report).toMatchObject({ added: 0, unmatched: 3 })
+    expect(early.stderr).toMatch(
+      /3 rows not imported; .*\.zip\.unmatched\.csv is left as it is: it holds corrections not imported yet\. Import it/,
+    )
+    expect(readFileSync(fixed, 'utf8')).toBe(typed)
     expect(movieLog(['import', fixed, '--store', store]).report).toEqual({
       added: 3,
       skipped: 0,
       refused: 0,
     })
-    // Again, the zip: the corrected rows are there under the ids made from their entries.
+    // Again, the zip: the corrected rows are there under the ids made from their entries, and
+    // the unmatched file says that none is left.
     const again = movieLog(['import', zip, '--store', store])
     expect(again.report).toMatchObject({ added: 0, skipped: 3, unmatched: 0 })
-    expect(again.stderr).toBe('')
+    expect(again.stderr).toMatch(
+      /^no row left unmatched: .*\.zip\.unmatched\.csv now lists none\n$/,
+    )
+    expect(readFileSync(fixed, 'utf8')).toBe(
+      'id,title,screenedDate,releaseYear,imdbLink,notes,rating,tags,candidates\r\n',
+    )
     const movies = exported(store)
     expect(movies).toHaveLength(3)
     expect(movies.map((movie: { notes: string }) => movie.notes)).toContain(
@@ -165,6 +174,31 @@ describe('movie-log import of a history', () => {
       ['Heat', '2024-05-01T20:30:00.000'],
       ['Paris, Texas', '2024-06-03T00:10:00.000'],
     ])
+
+    // Trakt's ratings rate the entries, adding none: a movie never watched is told, not added.
+    const ratings = movieLog(['import', join(FIXTURES, 'trakt-ratings.json'), '--store', store])
+    expect([ratings.code, ratings.report]).toEqual([
+      0,
+      { rated: 2, skipped: 0, refused: 0, matched: 0, notInDiary: 1, episodes: 2 },
+    ])
+    const rated = exported(store).map(({ title, rating }: { title: string; rating?: number }) => [
+      title,
+      rating,
+    ])
+    expect(rated.sort()).toEqual([
+      ['Alien', 7],
+      ['Heat', 10],
+      ['Paris, Texas', undefined],
+    ])
+    const csvAgain = movieLog(['import', join(FIXTURES, 'trakt-ratings.csv'), '--store', store])
+    expect(csvAgain.report).toEqual({
+      rated: 0,
+      skipped: 2,
+      refused: 0,
+      matched: 0,
+      notInDiary: 1,
+      episodes: 2,
+    })
   })
 
   it('Netflix: ambiguous days need --date-format (exit 2, nothing stored); US and UK days read', () => {

@@ -120,7 +120,9 @@ describe('the published surface', () => {
           "CatalogQuery",
           "ChangeOptions",
           "FeedUnavailableError",
+          "FileImportReport",
           "IdempotencyError",
+          "ImportFileOptions",
           "InvalidPageRequestError",
           "ListMoviesOptions",
           "LogChange",
@@ -146,6 +148,7 @@ describe('the published surface', () => {
           "WatchOptions",
           "createCatalogClient",
           "createMovieLogClient",
+          "importFile",
           "versionOf",
         ],
         "movie-log/d1": [

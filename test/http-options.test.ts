@@ -24,6 +24,11 @@ describe.each(adapters)('%s refuses options it could only misread', (_, adapter)
       /options\.maxBodyBytes must be a positive integer, not 0/,
     ],
     [
+      'a maxImportBytes of 0.5',
+      { maxImportBytes: 0.5 },
+      /options\.maxImportBytes must be a positive integer, not 0\.5/,
+    ],
+    [
       'a negative maxPageSize',
       { maxPageSize: -1 },
       /options\.maxPageSize must be a positive integer, not -1/,

@@ -4,9 +4,9 @@ import { Readable } from 'node:stream'
 import { createMovieLog, type ImportRow, importMovies } from 'movie-log'
 import { describe, expect, it } from 'vitest'
 import { describeRefusal } from '../src/cli/import'
-import { readNdjson } from '../src/cli/read-ndjson'
-import { readRows } from '../src/cli/read-rows'
-import { MAX_RECORD_BYTES, splitRecords } from '../src/cli/split-records'
+import { readNdjson } from '../src/formats/read-ndjson'
+import { MAX_RECORD_BYTES, splitRecords } from '../src/formats/split-records'
+import { readRows } from './_import-files'
 import { tempFolders } from './_temp'
 
 // What `movie-log import` makes of files that are not what they should be: a line longer than

@@ -1,8 +1,8 @@
 import { createMovieLog } from 'movie-log'
 import { describe, expect, it } from 'vitest'
-import { importHistory } from '../src/cli/import-history'
 import type { Catalog, CatalogEntry } from '../src/core/catalog'
 import type { HistoryRow, Screening } from '../src/formats/history'
+import { importHistory } from '../src/formats/import-history'
 import { foldTitle } from '../src/formats/match-screening'
 
 // Matching a history through the catalog port: one entry of that title and year is taken, none

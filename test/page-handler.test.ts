@@ -61,6 +61,9 @@ describe('toPageHandler', () => {
     // The diary's files, its share control included; not a share link's read-only script.
     expect(shell.assets).toEqual([
       expect.stringMatching(/^\/diary\/assets\/diary-\w+\.js$/),
+      // The import panel's script and the share control, loaded when opened: kept too, so
+      // they open offline.
+      expect.stringMatching(/^\/diary\/assets\/import-panel-\w+\.js$/),
       expect.stringMatching(/^\/diary\/assets\/share-\w+\.js$/),
       expect.stringMatching(/^\/diary\/assets\/style-\w+\.css$/),
     ])

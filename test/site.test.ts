@@ -83,16 +83,24 @@ describe('the built diary page', () => {
     const html = readFileSync(join(built.dir, 'index.html'), 'utf8')
     expect(built.assets).toEqual([
       expect.stringMatching(/^diary-[A-Z0-9]{8}\.js$/),
+      expect.stringMatching(/^import-panel-[A-Z0-9]{8}\.js$/),
       expect.stringMatching(/^share-[A-Z0-9]{8}\.js$/),
       expect.stringMatching(/^shared-[A-Z0-9]{8}\.js$/),
       expect.stringMatching(/^style-[A-Z0-9]{8}\.css$/),
       expect.stringMatching(/^sw-[A-Z0-9]{8}\.js$/),
     ])
-    const [diary, share, shared, style, worker] = built.assets as string[]
-    // The page names its script, style and share control; its service worker is served at /sw.js.
-    for (const asset of [diary, style, share]) expect(html).toContain(`/assets/${asset}`)
+    const [diary, panel, share, shared, style, worker] = built.assets as string[]
+    // The page names its script and style; its service worker is served at /sw.js.
+    for (const asset of [diary, style]) expect(html).toContain(`/assets/${asset}`)
     // Only this host's files: no absolute URL in what the page loads.
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//)
+    // The import panel and the share control are loaded when opened: the page's script names
+    // them, the page does not.
+    const script = readFileSync(join(built.dir, 'assets', diary as string), 'utf8')
+    for (const asset of [panel, share]) {
+      expect(html).not.toContain(asset)
+      expect(script).toContain(asset)
+    }
     const gzipped = (files: string[]) =>
       files
         .map((file) => gzipSync(readFileSync(join(built.dir, file)), { level: 9 }).byteLength)
@@ -101,17 +109,20 @@ describe('the built diary page', () => {
     const first = ['index.html', ...[diary, style, worker].map((asset) => `assets/${asset}`)]
     const total = gzipped(first)
     const control = gzipped([`assets/${share}`])
+    const panelBytes = gzipped([`assets/${panel}`])
     const readOnly = gzipped([`assets/${shared}`, `assets/${style}`])
     console.log(
-      `diary page: ${total} bytes gzipped (${first.join(', ')}); the share control ${control} more when opened; a share link's page ${readOnly} with its style`,
+      `diary page: ${total} bytes gzipped (${first.join(', ')}); the import panel ${panelBytes} and the share control ${control} more when opened; a share link's page ${readOnly} with its style`,
     )
     // 14 kB until the "Connect your media server" panel's setup steps (about 180 bytes); 15 kB
     // until the search box and the year in review (issue 39 allowed 10 kB more; they took 2.1: 14,975 -> 17,082 bytes).
     // Ratings and tags (issue 57: the stars, the chips, the tag filter, the review's ratings and
     // top tags) took 2.2 kB: 17,865 -> 20,081 bytes. The catalog's title suggestions (issue 58)
-    // and the Trakt code form (issue 59) took 1.8 kB more: 21,903 bytes. The share control
-    // (issue 60) is loaded when first opened: the first visit carries its summary and a line.
+    // and the Trakt code form (issue 59) took 1.8 kB more: 21,903 bytes. The import panel
+    // (issue 58) and the share control (issue 60) are loaded when first opened: the first visit
+    // carries their headings and their loading.
     expect(total).toBeLessThan(22.5 * 1024)
+    expect(panelBytes).toBeLessThan(3 * 1024)
     expect(control).toBeLessThan(1.5 * 1024)
     // A share link's read-only page loads neither the diary's script nor the control's.
     expect(readOnly).toBeLessThan(10 * 1024)

@@ -2,19 +2,25 @@
  * `movie-log import FILE`: NDJSON, the log's CSV, IMDb's ratings CSV, or a Letterboxd, Trakt or
  * Netflix history into a log.
  */
+import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { defineCommand } from 'citty'
-import { type ImportRowResult, importMovies } from '../index'
+import { type ImportFileReport, importFile } from '../formats/import-file'
+import { importFormatNames } from '../formats/import-reader'
+import { ImportFileError } from '../formats/import-refusal'
+import { listed, printable } from '../formats/printable'
+import type { ImportRowResult, MovieLog } from '../index'
 import { EXIT, UsageError } from './exit'
 import { findCatalog } from './find-catalog'
-import { type HistoryReport, importHistory, writeUnmatched } from './import-history'
 import { openLog, storeUrl } from './log-store'
 import { loadPlugins, pluginArg } from './plugin-arg'
-import { listed, printable } from './printable'
 import { createProgress } from './progress'
-import { readHistory } from './read-history'
-import { importFormatNames, readRows } from './read-rows'
 import { ownerArg, storeArg } from './store-arg'
+import { unmatchedPathOf, writeUnmatched } from './unmatched-file'
+
+// A history is read whole (its reviews join its diary, its days' form is told from all of them):
+// a bound far above any service's export keeps a wrong file from filling memory.
+const MAX_HISTORY_BYTES = 256 * 1024 * 1024
 
 export default defineCommand({
   meta: {
@@ -33,13 +39,13 @@ export default defineCommand({
       type: 'string',
       default: 'auto',
       description:
-        "auto, ndjson, csv (as export writes it), imdb (IMDb ratings export), letterboxd (the zip or diary.csv), trakt (history CSV or JSON), netflix (NetflixViewingHistory.csv), or a plug-in's",
+        "auto, ndjson, csv (as export writes it), imdb (IMDb ratings export), letterboxd (the zip or diary.csv), trakt (history or ratings, CSV or JSON), netflix (NetflixViewingHistory.csv), or a plug-in's",
     },
     unmatched: {
       type: 'string',
       valueHint: 'FILE',
       description:
-        'where rows the catalog cannot match go, to correct and import again (default: FILE.unmatched.csv, never written over)',
+        'where rows the catalog cannot match go, to correct and import again (default: FILE.unmatched.csv); written over by each run, unless it holds corrections not imported yet',
     },
     'date-format': {
       type: 'string',
@@ -58,35 +64,50 @@ export default defineCommand({
       )
     }
     const size = args.file === '-' ? undefined : await sizeOf(args.file)
+    const timeZone = timeZoneOf(process.env)
     const { log, close } = await openLog(storeUrl(args.store), args.owner)
     const progress = createProgress('importing')
+    let catalog: Awaited<ReturnType<typeof findCatalog>>
     try {
-      const { rows, bytesRead, history } = await readRows(args.file, args.format)
-      // A history is read whole before its rows: its progress is in rows, not bytes.
-      let settled = 0
-      let total: () => [number, number | undefined] = () => [bytesRead(), size]
-      const onRow = (row: ImportRowResult) => {
-        if (row.status === 'refused') {
-          progress.end()
-          process.stderr.write(`${describeRefusal(row)}\n`)
-        }
-        settled += 1
-        progress.update(...total())
-      }
-      if (history) {
-        const options = { timeZone: timeZoneOf(process.env), dateFormat: args['date-format'] }
-        const read = readHistory(history.bytes, args.file, history.format, options)
-        const catalog = await findCatalog(storeUrl(args.store))
-        total = () => [settled, read.length]
-        const report = await importHistory(log, read, catalog, onRow).finally(() =>
-          catalog?.close(),
-        )
-        progress.end()
-        await reportHistory(report, catalog !== undefined, args.unmatched, args.file)
+      const report = await importFile(
+        log,
+        args.file === '-' ? process.stdin : createReadStream(args.file),
+        {
+          name: args.file === '-' ? 'standard input' : args.file,
+          format: args.format,
+          timeZone,
+          dateFormat: args['date-format'],
+          maxHistoryBytes: MAX_HISTORY_BYTES,
+          size,
+          // Opened only for a history, and closed once it is imported.
+          catalog: async () => {
+            catalog = await findCatalog(storeUrl(args.store))
+            return catalog
+          },
+          onProgress: (done, total) => progress.update(done, total),
+          onRow: (row) => {
+            if (row.status !== 'refused') return
+            progress.end()
+            process.stderr.write(`${describeRefusal(row)}\n`)
+          },
+        },
+      ).catch((error: unknown) => {
+        throw ImportFileError.is(error) ? commandError(error) : error
+      })
+      progress.end()
+      if (report.kind === 'history') {
+        const hasCatalog = catalog !== undefined
+        await reportHistory(report, { log, hasCatalog, given: args.unmatched, input: args.file })
         return
       }
-      const report = await importMovies(log, rows, { onRow })
-      progress.end()
+      if (report.kind === 'ratings') {
+        const { rated, skipped, matched, notInDiary, episodes } = report
+        const refused = report.refused.length
+        const summary = { rated, skipped, refused, matched, notInDiary, episodes }
+        process.stdout.write(`${JSON.stringify(summary)}\n`)
+        if (refused > 0) process.exitCode = EXIT.failed
+        return
+      }
       const summary = {
         added: report.added,
         skipped: report.skipped,
@@ -96,10 +117,24 @@ export default defineCommand({
       if (summary.refused > 0) process.exitCode = EXIT.failed
     } finally {
       progress.end()
+      await catalog?.close()
       await close()
     }
   },
 })
+
+/**
+ * A file refused whole, as the command says it: a day form to name is a usage error naming
+ * `--date-format` (exit 2); anything else is the file's (exit 1).
+ */
+function commandError(error: ImportFileError): Error {
+  if (error.option !== 'dateFormat') return new Error(error.message)
+  return new UsageError(
+    error.suggestion === undefined
+      ? `--date-format: ${error.message}`
+      : `${error.message} with --date-format, e.g. --date-format ${error.suggestion}`,
+  )
+}
 
 /**
  * `line 7: URL: is empty ...; Year: ...`, one refused row on one line. Field names come from
@@ -115,14 +150,12 @@ export function describeRefusal(row: ImportRowResult): string {
 }
 
 /**
- * The history's counts on standard output, and where its unmatched rows went on standard error.
- * Unmatched rows are not a failure (they are kept, to correct); refused rows are (exit 1).
+ * The history's counts on standard output, and what became of its unmatched file on standard
+ * error. Unmatched rows are not a failure (they are kept, to correct); refused rows are (exit 1).
  */
 async function reportHistory(
-  report: HistoryReport,
-  hasCatalog: boolean,
-  given: string | undefined,
-  input: string,
+  report: ImportFileReport,
+  context: { log: MovieLog; hasCatalog: boolean; given: string | undefined; input: string },
 ) {
   const { added, skipped, refused, matched, unmatched, episodes, trailers } = report
   const summary = {
@@ -134,15 +167,21 @@ async function reportHistory(
     episodes,
     trailers,
   }
-  if (unmatched.length > 0) {
-    const path = await writeUnmatched(unmatched, given, input)
-    const why = hasCatalog
-      ? 'the catalog named none or several IMDb entries (its candidates are in the file)'
-      : 'no IMDb catalog is loaded: run movie-log catalog load title.basics.tsv.gz to match titles'
-    process.stderr.write(
-      `${unmatched.length} ${unmatched.length === 1 ? 'row' : 'rows'} not imported, written to ${path}: ${why}; set their imdbLink and import that file\n`,
-    )
-  }
+  const path = unmatchedPathOf(context.given, context.input)
+  const isImported = async (id: string) =>
+    (await context.log.getMovie(id).catch(() => undefined)) !== undefined
+  const outcome = await writeUnmatched(unmatched, path, isImported)
+  const rows = `${unmatched.length} ${unmatched.length === 1 ? 'row' : 'rows'} not imported`
+  const why = context.hasCatalog
+    ? 'the catalog named none or several IMDb entries (its candidates are in the file)'
+    : 'no IMDb catalog is loaded: run movie-log catalog load title.basics.tsv.gz to match titles'
+  const said = {
+    written: `${rows}, written to ${path}: ${why}; set their imdbLink and import that file`,
+    emptied: `no row left unmatched: ${path} now lists none`,
+    kept: `${rows}; ${path} is left as it is: it holds corrections not imported yet. Import it (movie-log import ${path}), then run this import again to list what is still unmatched`,
+    none: undefined,
+  }[outcome]
+  if (said) process.stderr.write(`${said}\n`)
   process.stdout.write(`${JSON.stringify(summary)}\n`)
   if (refused.length > 0) process.exitCode = EXIT.failed
 }

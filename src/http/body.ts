@@ -1,9 +1,12 @@
+import { concatBytes } from '../core/bytes'
 import { ClientGoneError, preReadNodeBody, readNodeBody, unreadNodeRequest } from './node-body'
 
-/** Why a request body could not be read as JSON. */
+/** Why a request body could not be read (as JSON). */
 type BodyProblem = { status: 413; detail: string } | { status: 400; detail: string }
 
 export type BodyResult = { ok: true; value: unknown } | ({ ok: false } & BodyProblem)
+/** A body read as bytes, or why not. */
+export type BytesResult = { ok: true; bytes: Uint8Array } | ({ ok: false } & BodyProblem)
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
 const encoder = new TextEncoder()
@@ -18,6 +21,25 @@ const encoder = new TextEncoder()
  * hook then throws on the missing socket.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
+  const read = await readBody(request, maxBytes)
+  if (!read.ok) return read
+  return 'bytes' in read ? parseJson(read.bytes) : { ok: true, value: read.parsed }
+}
+
+/**
+ * Reads a body of at most `maxBytes` as bytes, as readJsonBody reads it (a value a parser in
+ * front already parsed is its JSON text).
+ */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<BytesResult> {
+  const read = await readBody(request, maxBytes)
+  if (!read.ok || 'bytes' in read) return read
+  return { ok: true, bytes: encoder.encode(JSON.stringify(read.parsed)) }
+}
+
+async function readBody(
+  request: Request,
+  maxBytes: number,
+): Promise<BytesResult | { ok: true; parsed: unknown }> {
   const header = request.headers.get('content-length')
   const declared = header === null ? undefined : Number(header)
   if (declared !== undefined && declared > maxBytes) return tooLarge(maxBytes)
@@ -47,7 +69,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     throw error // anything else is a bug: a 500, for onError to see
   }
   if (chunks === undefined) return tooLarge(limit < maxBytes ? undefined : maxBytes)
-  return parseJson(concat(chunks))
+  return { ok: true, bytes: concatBytes(chunks) }
 }
 
 /** A Request that srvx made on Node, whose body the web path reads through srvx's stream. */
@@ -68,15 +90,15 @@ async function readWholeBody(request: Request, maxBytes: number) {
  * `express.text()`) are read as if they had just arrived; a value it parsed (`express.json()`)
  * counts as its JSON text for the size limit.
  */
-function preReadBody(value: unknown, limit: number): BodyResult {
+function preReadBody(value: unknown, limit: number): BytesResult | { ok: true; parsed: unknown } {
   const bytes =
     value instanceof Uint8Array
       ? value
       : encoder.encode(typeof value === 'string' ? value : JSON.stringify(value))
   if (bytes.byteLength > limit) return tooLarge(limit)
   return typeof value === 'string' || value instanceof Uint8Array
-    ? parseJson(bytes)
-    : { ok: true, value }
+    ? { ok: true, bytes }
+    : { ok: true, parsed: value }
 }
 
 /** Bytes as JSON: 400 for text that is not UTF-8 or not JSON, without quoting it back. */
@@ -96,7 +118,7 @@ export function parseJson(bytes: Uint8Array): BodyResult {
   }
 }
 
-function tooLarge(limit?: number): BodyResult {
+function tooLarge(limit?: number): { ok: false } & BodyProblem {
   const of = limit === undefined ? "the server's limit" : `the limit of ${limit} bytes`
   return { ok: false, status: 413, detail: `The request body is larger than ${of}.` }
 }
@@ -141,17 +163,4 @@ async function readWebBody(request: Request, maxBytes: number): Promise<Uint8Arr
     chunks.push(value)
   }
   return chunks
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array
-  let size = 0
-  for (const chunk of chunks) size += chunk.byteLength
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
 }

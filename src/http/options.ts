@@ -19,6 +19,12 @@ export interface MovieLogHttpOptions {
   basePath?: string
   /** Largest accepted POST body, in bytes. Default 1 MiB. */
   maxBodyBytes?: number
+  /**
+   * Largest file `POST {base}/import` takes, in bytes: a file is held whole while it is read,
+   * so that a file refused stores nothing. Default 32 MiB, far above a Letterboxd, Netflix or
+   * IMDb export; a Trakt history with years of episodes may want more.
+   */
+  maxImportBytes?: number
   /** Largest page `?limit=` can ask for; larger limits are lowered to it. Default 1000. */
   maxPageSize?: number
   /**
@@ -117,6 +123,7 @@ export type AuthorizeResult = boolean | 401 | 403
 
 const POSITIVE_INTEGER_OPTIONS = [
   'maxBodyBytes',
+  'maxImportBytes',
   'maxPageSize',
   'maxConcurrentAdds',
   'keepAliveMs',

@@ -37,6 +37,8 @@ const SHARE_PATH = 'share'
 // Every read of the log may depend on who asks (authorize, owner): no shared cache keeps it, and
 // the browser's asks again each time, by the ETag where there is one (a 304 costs no body).
 const READ_CACHE = 'private, no-cache'
+// Files imported at once (POST {base}/import), each held whole while it is read.
+const MAX_CONCURRENT_IMPORTS = 4
 const COLLECTION_METHODS = 'GET, HEAD, POST'
 const ITEM_METHODS = 'GET, HEAD, PATCH, DELETE'
 // The action `authorize` is asked about, per method (a Map: a method named `toString` is none).
@@ -80,6 +82,7 @@ export function createMovieLogReplier(
   const basePath = normaliseBasePath(options.basePath ?? '/movies')
   const encodedBasePath = new URL(`http://localhost${basePath}`).pathname.replace(/\/$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
+  const maxImportBytes = options.maxImportBytes ?? 32 * 1024 * 1024
   const maxPageSize = options.maxPageSize ?? 1000
   const onError = options.onError ?? logError
   const maxConcurrentAdds = options.maxConcurrentAdds ?? 256
@@ -95,6 +98,8 @@ export function createMovieLogReplier(
   let trakt: Promise<typeof import('./trakt/router')> | undefined
   let shares: Promise<typeof import('./share/router')> | undefined
   let webhooks: Promise<typeof import('./webhooks')> | undefined
+  let imports: Promise<typeof import('./import')> | undefined
+  let importsInFlight = 0
   let addsInFlight = 0
   // Exports, change feeds and the full JSON list, bounded together (./stream-limit.ts).
   const streams = createStreamLimit(options.maxStreams ?? 256)
@@ -240,6 +245,43 @@ export function createMovieLogReplier(
     })
   }
 
+  // A file into the diary the request reaches (src/http/import.ts): a write, guarded as an add.
+  async function importRoute(request: Request, url: URL): Promise<Reply> {
+    if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, 'POST')
+    if (request.method !== 'POST') return methodNotAllowed('POST')
+    const crossSite = crossSiteRefusal(request, url, options.cors)
+    if (crossSite) return crossSite
+    const reached = await logOf(request)
+    if (!reached) return unauthenticated()
+    const refusal = options.authorize && (await denied(request, options.authorize, 'add'))
+    if (refusal) return refusal
+    // Each holds a whole file while it is read: a few at once, whatever the add limit.
+    if (importsInFlight >= MAX_CONCURRENT_IMPORTS) {
+      return problemReply(503, 'Other files are being imported right now; try again shortly.', {
+        'retry-after': '5',
+      })
+    }
+    imports ??= import('./import')
+    const { importReply } = await imports
+    importsInFlight++
+    // Counted until the import ends, which may be after its answer began (progress lines).
+    let ended: Promise<unknown> = Promise.resolve()
+    try {
+      return await adding(async () => {
+        const started = await importReply(reached.log, request, url, {
+          maxImportBytes,
+          timeZone: options.timeZone,
+          catalog: options.catalog,
+          onError: (error) => onError(error, request),
+        })
+        ended = started.ended
+        return started.reply
+      })
+    } finally {
+      void ended.finally(() => importsInFlight--)
+    }
+  }
+
   async function denied(
     request: Request,
     authorize: NonNullable<MovieLogHttpOptions['authorize']>,
@@ -269,6 +311,7 @@ export function createMovieLogReplier(
     if (target.kind === 'shared') return sharedRoute(request, url, target.path)
     if (target.kind === 'item' && target.id === SHARE_PATH) return shareLinkRoute(request, url)
     if (target.kind === 'webhooks') return webhooksRoute(request, url, target.path)
+    if (target.kind === 'import') return importRoute(request, url)
     const allowed = target.kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS
     if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, allowed)
     const actions = target.kind === 'collection' ? COLLECTION_ACTIONS : ITEM_ACTIONS

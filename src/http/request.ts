@@ -9,6 +9,7 @@ export type Target =
   | { kind: 'trakt'; path: string }
   | { kind: 'shared'; path: string }
   | { kind: 'webhooks'; path: string }
+  | { kind: 'import' }
   | { kind: 'none' }
 
 // `/scrobble/{source}` below the base path (src/http/scrobble.ts).
@@ -26,6 +27,8 @@ export function resolveTarget(pathname: string, basePath: string): Target {
   if (rest === '/webhooks' || rest.startsWith('/webhooks/')) {
     return { kind: 'webhooks', path: rest.slice(9) }
   }
+  // A file of another service's history, or of movies (src/http/import.ts).
+  if (rest === '/import' || rest === '/import/') return { kind: 'import' }
   const source = SCROBBLE.exec(rest)?.[1]
   if (source !== undefined) return { kind: 'scrobble', source }
   const segment = /^\/([^/]+)\/?$/.exec(rest)?.[1]

@@ -160,7 +160,8 @@ export const HEADERS: Record<string, JsonSchema> = {
 
 const PROBLEM_CONTENT = { 'application/problem+json': { schema: schemaRef('Problem') } }
 
-const problem = (description: string, headers?: Record<string, unknown>) => ({
+/** A problem response of its own (the shared ones are RESPONSES). */
+export const problem = (description: string, headers?: Record<string, unknown>) => ({
   description,
   ...(headers && { headers }),
   content: PROBLEM_CONTENT,

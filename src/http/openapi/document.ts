@@ -13,6 +13,7 @@ import {
   problems,
   RESPONSES,
 } from './components'
+import { IMPORT_SCHEMAS, importFile } from './import'
 import {
   addMovie,
   deleteMovie,
@@ -170,12 +171,19 @@ const sharedRoute = (path: string, get: JsonSchema, summary: string): RoutePiece
   },
 })
 
+/** `/import`: a file into the diary (a concrete path, matched before `/{id}`). */
+const imports: RoutePiece = {
+  path: '/import',
+  item: { post: importFile, options: preflight('preflightImport') },
+}
+
 const ROUTES: readonly RoutePiece[] = [
   collection,
   document,
   stats,
   catalog,
   shareLink,
+  imports,
   movie,
   scrobbles,
   sharedRoute('', getSharedLinks, 'Where a share link’s listing and feeds are'),
@@ -238,7 +246,13 @@ export function createOpenApiDocument(basePath: string): JsonSchema {
           description: 'Asked for when the handler’s `authorize` hook wants credentials.',
         },
       },
-      schemas: { ...SCHEMAS, ...SCROBBLE_SCHEMAS, ...TRAKT_SCHEMAS, ...SHARE_SCHEMAS },
+      schemas: {
+        ...SCHEMAS,
+        ...SCROBBLE_SCHEMAS,
+        ...TRAKT_SCHEMAS,
+        ...SHARE_SCHEMAS,
+        ...IMPORT_SCHEMAS,
+      },
       parameters: PARAMETERS,
       headers: HEADERS,
       responses: RESPONSES,

@@ -3,7 +3,7 @@
  * searched by words, and the year in review. With
  * the server out of reach, the diary last seen on this device, and adds kept until it is back.
  */
-import { createCatalogClient, StoreUnavailableError } from '../../client/index'
+import { createCatalogClient, importFile, StoreUnavailableError } from '../../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
 import { connectTrakt, showWebhooks } from './connect'
@@ -21,6 +21,9 @@ import { SUGGESTIONS } from './tags'
 import { Cancelled, createSession } from './token'
 
 const PAGE_SIZE = 20
+// The import panel's script (import-panel.ts), its hashed name set by the build.
+declare const IMPORT_PANEL: string
+declare const SHARE_CONTROL: string
 // Set by the handler that serves the page: where the log is, and where the page is mounted.
 const meta = (name: string) =>
   document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? ''
@@ -235,9 +238,26 @@ const review = createReview(session, byId('review'))
 byId('share').addEventListener(
   'toggle',
   () =>
-    void import(meta('movie-log-share')).then((share: typeof import('./share')) =>
+    void import(`${base}/assets/${SHARE_CONTROL}`).then((share: typeof import('./share')) =>
       share.showShare(byId('share'), logUrl, base, session.token),
     ),
+  { once: true },
+)
+// The import panel's script is loaded when it is first opened: most visits never import.
+const importPanel = byId<HTMLDetailsElement>('import')
+importPanel.addEventListener(
+  'toggle',
+  async () => {
+    const panel: typeof import('./import-panel') = await import(`${base}/assets/${IMPORT_PANEL}`)
+    panel.showImportPanel(importPanel, {
+      logUrl,
+      session,
+      importFile,
+      explain: (error) =>
+        error instanceof Cancelled ? 'The import needs your token.' : explain(error),
+      reload: () => void load(false),
+    })
+  },
   { once: true },
 )
 more.addEventListener('click', () => void load(true))

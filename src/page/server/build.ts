@@ -39,29 +39,33 @@ export async function bundlePage(): Promise<PageFiles> {
     write: false,
     logLevel: 'silent',
   } as const
-  // The service worker is a classic script (module workers are not everywhere yet). The share
-  // control (`share-<hash>.js`, named in the page's `movie-log-share` meta tag) is loaded when
-  // first opened, and a share link's read-only page has a script of its own (`shared-<hash>.js`):
-  // each a bundle of its own, so no page loads another's code, nor a chunk they would share.
+  // The service worker is a classic script (module workers are not everywhere yet). What the
+  // page loads only when asked (the import panel, the share control) and a share link's
+  // read-only page (`shared-<hash>.js`) are scripts of their own, so no page loads another's
+  // code, nor a chunk they would share; the page's script is told their hashed names.
   const module = (name: string, file: string) =>
     build({ ...common, entryPoints: { [name]: join(BROWSER, file) }, format: 'esm' })
-  const builds = await Promise.all([
-    build({
-      ...common,
-      entryPoints: { diary: join(BROWSER, 'main.ts'), style: join(BROWSER, 'style.css') },
-      format: 'esm',
-    }),
+  const parts = await Promise.all([
+    module('import-panel', 'import-panel.ts'),
     module('share', 'share.ts'),
     module('shared', 'shared.ts'),
     build({ ...common, entryPoints: { sw: join(BROWSER, 'sw.ts') }, format: 'iife' }),
   ])
-  const files = builds.flatMap((each) => each.outputFiles)
-  const assets = new Map(files.map((file) => [basename(file.path), file.contents]))
+  const [panel, share] = parts.map((part) =>
+    basename((part.outputFiles[0] as { path: string }).path),
+  )
+  const page = await build({
+    ...common,
+    entryPoints: { diary: join(BROWSER, 'main.ts'), style: join(BROWSER, 'style.css') },
+    format: 'esm',
+    define: { IMPORT_PANEL: JSON.stringify(panel), SHARE_CONTROL: JSON.stringify(share) },
+  })
+  const outputs = [page, ...parts].flatMap((each) => each.outputFiles)
+  const assets = new Map(outputs.map((file) => [basename(file.path), file.contents]))
   const named = (start: string) => [...assets.keys()].find((name) => name.startsWith(start))
   const html = (await readFile(join(BROWSER, 'index.html'), 'utf8'))
     .replace('{{script}}', `/assets/${named('diary-')}`)
     .replace('{{style}}', `/assets/${named('style-')}`)
-    .replace('{{share}}', `/assets/${named('share-')}`)
     .replace('{{add-form}}', formMarkup('add', ADD_LABEL))
   return { html, assets }
 }

@@ -20,7 +20,6 @@ export function sharedTemplate(page: DiaryPage, html: string): string | undefine
   return html
     .replace(/<!--o-->[\s\S]*?<!--\/o-->/g, '')
     .replace(/<p class="links">.*?<\/p>/s, '')
-    .replace(/<meta name="movie-log-share"[^>]*>\n?/, '')
     .replace(/assets\/diary-[A-Za-z0-9]+\.js/, `assets/${script}`)
     .replace(/(<meta name="movie-log-api" content=")[^"]*"/, '$1{{feeds}}/movies"')
     .replace('<title>Movie diary</title>', '<title>Movie diary (shared)</title>{{robots}}')

@@ -3,7 +3,18 @@
  * than one record of at most `MAX_RECORD_BYTES`: a longer one is refused as soon as it passes
  * the bound, and the rest of it is read past, not kept. Each record is checked to be UTF-8.
  */
-import { isUtf8 } from 'node:buffer'
+import { concatBytes } from '../core/bytes'
+
+// A record's bytes are checked to be UTF-8 as they are cut out: fatal, so a bad byte throws.
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+const isUtf8 = (bytes: Uint8Array): boolean => {
+  try {
+    utf8.decode(bytes)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /**
  * The most an import record may take. A movie is at most about 25 KB of JSON or CSV; written
@@ -14,7 +25,7 @@ export const MAX_RECORD_BYTES = 256 * 1024
 /** What a file is cut into, in order. */
 export type Piece =
   /** A whole record, with the line break that ends it, and the line it starts on (from 1). */
-  | { line: number; bytes: Buffer }
+  | { line: number; bytes: Uint8Array }
   /** A record refused: longer than the bound (said once it passes it), or not UTF-8. */
   | { line: number; refused: string }
 
@@ -28,10 +39,10 @@ const QUOTE = 0x22
  * line breaks. Lines are numbered as an editor numbers them (CR LF, LF and CR each end one).
  */
 export async function* splitRecords(
-  chunks: AsyncIterable<Buffer>,
+  chunks: AsyncIterable<Uint8Array>,
   { quotes, max = MAX_RECORD_BYTES }: { quotes: boolean; max?: number },
 ): AsyncGenerator<Piece> {
-  let parts: Buffer[] = []
+  let parts: Uint8Array[] = []
   let size = 0
   let long = false
   let start = 1 // the line the record starts on
@@ -39,7 +50,7 @@ export async function* splitRecords(
   let quoted = false
 
   // A record past the bound is read past from then on: its bytes are not kept.
-  const add = (bytes: Buffer): Piece | undefined => {
+  const add = (bytes: Uint8Array): Piece | undefined => {
     if (long) return undefined
     if (size + bytes.length <= max) {
       parts.push(bytes)
@@ -52,7 +63,7 @@ export async function* splitRecords(
     return { line: start, refused: `longer than ${max / 1024} KiB, more than any movie takes` }
   }
   const end = (): Piece | undefined => {
-    const bytes = long ? undefined : parts.length === 1 ? parts[0] : Buffer.concat(parts, size)
+    const bytes = long ? undefined : concatBytes(parts)
     const piece =
       bytes && (isUtf8(bytes) ? { line: start, bytes } : { line: start, refused: NOT_UTF8 })
     parts = []
@@ -118,7 +129,7 @@ export async function* splitRecords(
 }
 
 /** Where `byte` is next in `chunk` from `from`, or the chunk's length if nowhere. */
-function indexOf(chunk: Buffer, byte: number, from: number): number {
+function indexOf(chunk: Uint8Array, byte: number, from: number): number {
   const at = chunk.indexOf(byte, from)
   return at === -1 ? chunk.length : at
 }

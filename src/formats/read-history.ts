@@ -1,20 +1,18 @@
 /** A Letterboxd, Trakt or Netflix file, read whole, as history rows. */
 import { parse } from 'csv-parse/sync'
 import { unzipSync } from 'fflate'
-import type { HistoryRow } from '../formats/history'
+import type { HistoryRow } from './history'
+import { ImportFileError } from './import-refusal'
+import { isLetterboxdDiaryHeader, letterboxdReviews, letterboxdScreening } from './letterboxd-diary'
+import { dayReader, isNetflixHeader, netflixDateFormats, netflixScreening } from './netflix'
+import { isTraktHeader, traktCsvScreening, traktJsonScreenings } from './trakt'
 import {
-  isLetterboxdDiaryHeader,
-  letterboxdReviews,
-  letterboxdScreening,
-} from '../formats/letterboxd-diary'
-import {
-  dayReader,
-  isNetflixHeader,
-  netflixDateFormats,
-  netflixScreening,
-} from '../formats/netflix'
-import { isTraktHeader, traktCsvScreening, traktJsonScreenings } from '../formats/trakt'
-import { UsageError } from './exit'
+  isTraktRatingsHeader,
+  isTraktRatingsJson,
+  type RatingRow,
+  traktRatingsCsvRow,
+  traktRatingsJson,
+} from './trakt-ratings'
 
 /** The services whose histories `movie-log import` reads. */
 export const HISTORY_FORMATS = ['letterboxd', 'trakt', 'netflix'] as const
@@ -33,16 +31,19 @@ export const isZip = (head: Uint8Array): boolean =>
   ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))
 
 /** The service a file's first bytes show: a zip is Letterboxd's, a JSON array Trakt's, else the CSV header. */
-export function historyFormatOf(head: Buffer): HistoryFormat | undefined {
+export function historyFormatOf(head: Uint8Array): HistoryFormat | undefined {
   if (isZip(head)) return 'letterboxd'
-  const text = head.toString('utf8').replace(/^\uFEFF/, '')
+  const text = textOf(head).replace(/^\uFEFF/, '')
   if (/^\s*\[/.test(text)) return 'trakt'
   const header = headerOf(text.slice(0, text.indexOf('\n') + 1 || undefined))
   if (isLetterboxdDiaryHeader(header)) return 'letterboxd'
-  if (isTraktHeader(header)) return 'trakt'
+  if (isTraktHeader(header) || isTraktRatingsHeader(header)) return 'trakt'
   if (isNetflixHeader(header)) return 'netflix'
   return undefined
 }
+
+// Not fatal: a first chunk may end inside a character; the rows are checked as they are read.
+const textOf = (bytes: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
 
 function headerOf(line: string): string[] {
   try {
@@ -73,7 +74,7 @@ function csvOf(text: string): { record: string[]; line: number }[] {
  * whole, naming what it lacks.
  */
 export function readHistory(
-  bytes: Buffer,
+  bytes: Uint8Array,
   name: string,
   format: HistoryFormat,
   options: HistoryOptions,
@@ -81,23 +82,27 @@ export function readHistory(
   if (format === 'letterboxd')
     return isZip(bytes)
       ? readLetterboxdZip(bytes, name)
-      : readLetterboxd(bytes.toString('utf8'), new Map(), name)
-  const text = bytes.toString('utf8')
+      : readLetterboxd(utf8Of(bytes, name), new Map(), name)
+  const text = utf8Of(bytes, name)
   if (format === 'trakt' && /^\uFEFF?\s*\[/.test(text))
     return traktJsonScreenings(jsonArray(text, name), options.timeZone)
   const [head, ...records] = csvOf(text)
   const header = (head?.record ?? []).map((cell) => cell.trim())
   if (format === 'trakt') {
     if (!isTraktHeader(header))
-      throw new Error(
+      throw new ImportFileError(
         `${name}: not a Trakt history (it needs the columns watched_at, type, title and imdb_id)`,
+        { option: 'format' },
       )
     return records.map(({ record, line }) =>
       traktCsvScreening(header, record, line, options.timeZone),
     )
   }
   if (!isNetflixHeader(header))
-    throw new Error(`${name}: not a Netflix viewing history (its columns are Title,Date)`)
+    throw new ImportFileError(
+      `${name}: not a Netflix viewing history (its columns are Title,Date)`,
+      { option: 'format' },
+    )
   const form = netflixForm(
     records.map(({ record }) => (record[1] ?? '').trim()),
     options.dateFormat,
@@ -107,24 +112,54 @@ export function readHistory(
   )
 }
 
+/**
+ * The form of a Netflix history's days: the one given, else the one its days allow. None or
+ * several: refused, for the person to name their account's (the caller says how: an option, a
+ * parameter), with a form to try.
+ */
+/**
+ * The rows of Trakt's ratings export, or `undefined` when the Trakt file `bytes` is its history.
+ *
+ * @example
+ * ```ts
+ * const ratings = readTraktRatings(bytes, 'ratings.json') // undefined for a history
+ * ```
+ */
+export function readTraktRatings(bytes: Uint8Array, name: string): RatingRow[] | undefined {
+  const head = textOf(bytes.subarray(0, 64 * 1024)).replace(/^\uFEFF/, '')
+  if (/^\s*\[/.test(head)) {
+    return isTraktRatingsJson(head)
+      ? traktRatingsJson(jsonArray(utf8Of(bytes, name), name))
+      : undefined
+  }
+  if (!isTraktRatingsHeader(headerOf(head.slice(0, head.indexOf('\n') + 1 || undefined)))) {
+    return undefined
+  }
+  const [first, ...records] = csvOf(utf8Of(bytes, name))
+  const header = (first?.record ?? []).map((cell) => cell.trim())
+  return records.map(({ record, line }) => traktRatingsCsvRow(header, record, line))
+}
+
 function netflixForm(dates: string[], given: string | undefined) {
   if (given !== undefined) {
     const read = dayReader(given)
     if (!read)
-      throw new UsageError(
-        `--date-format: '${given}' is not a day form like DD/MM/YYYY or MM/DD/YY`,
-      )
+      throw new ImportFileError(`'${given}' is not a day form like DD/MM/YYYY or MM/DD/YY`, {
+        option: 'dateFormat',
+      })
     return { read, format: given }
   }
   const [format, ...others] = netflixDateFormats(dates)
   if (!format) {
-    throw new UsageError(
-      `the days of this file (such as '${dates[0]}') are in no form movie-log knows: name it with --date-format, e.g. --date-format DD.MM.YYYY`,
+    throw new ImportFileError(
+      `the days of this file (such as '${dates[0]}') are in no form movie-log knows: name it`,
+      { option: 'dateFormat', suggestion: 'DD.MM.YYYY' },
     )
   }
   if (others.length > 0) {
-    throw new UsageError(
-      `the days of this file read as ${[format, ...others].join(' or ')}: name your account's form with --date-format, e.g. --date-format ${format}`,
+    throw new ImportFileError(
+      `the days of this file read as ${[format, ...others].join(' or ')}: name your account's form`,
+      { option: 'dateFormat', suggestion: format },
     )
   }
   return { read: dayReader(format) as (text: string) => string | undefined, format }
@@ -135,9 +170,11 @@ function jsonArray(text: string, name: string): unknown[] {
   try {
     items = JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (error) {
-    throw new Error(`${name}: not JSON: ${(error as Error).message}`)
+    throw new ImportFileError(`${name}: not JSON: ${(error as Error).message}`)
   }
-  if (!Array.isArray(items)) throw new Error(`${name}: not a Trakt history (a JSON array)`)
+  if (!Array.isArray(items)) {
+    throw new ImportFileError(`${name}: not a Trakt history (a JSON array)`, { option: 'format' })
+  }
   return items
 }
 
@@ -145,8 +182,9 @@ function readLetterboxd(diary: string, reviews: Map<string, string>, name: strin
   const [head, ...records] = csvOf(diary)
   const header = (head?.record ?? []).map((cell) => cell.trim())
   if (!isLetterboxdDiaryHeader(header)) {
-    throw new Error(
+    throw new ImportFileError(
       `${name}: not a Letterboxd diary (it needs the columns Name, Year, Letterboxd URI and Watched Date)`,
+      { option: 'format' },
     )
   }
   return records.map(({ record, line }) => letterboxdScreening(header, record, line, reviews))
@@ -157,19 +195,34 @@ function readLetterboxd(diary: string, reviews: Map<string, string>, name: strin
  * watched, watchlist, lists, likes) is not a diary of screenings, and deleted/ and orphaned/ hold
  * entries the person removed: none of them is read.
  */
-function readLetterboxdZip(bytes: Buffer, name: string): HistoryRow[] {
+function readLetterboxdZip(bytes: Uint8Array, name: string): HistoryRow[] {
   const wanted = new Set(['diary.csv', 'reviews.csv'])
   let files: Record<string, Uint8Array>
   try {
     files = unzipSync(bytes, { filter: (file) => wanted.has(file.name) })
   } catch (error) {
-    throw new Error(`${name}: a zip that cannot be read (${(error as Error).message})`)
+    throw new ImportFileError(`${name}: a zip that cannot be read (${(error as Error).message})`)
   }
   const diary = files['diary.csv']
-  if (!diary) throw new Error(`${name}: a zip without diary.csv: not a Letterboxd export`)
-  const text = (file: Uint8Array) => Buffer.from(file).toString('utf8')
+  if (!diary) {
+    throw new ImportFileError(`${name}: a zip without diary.csv: not a Letterboxd export`, {
+      option: 'format',
+    })
+  }
+  const text = (file: Uint8Array) => utf8Of(file, `${name}: a file in it`)
   const reviews = files['reviews.csv']
     ? letterboxdReviews(csvOf(text(files['reviews.csv'])).map(({ record }) => record))
     : new Map<string, string>()
   return readLetterboxd(text(diary), reviews, `${name}: diary.csv`)
+}
+
+/** A history's text: refused whole when it is not UTF-8, as the rows of a CSV are one by one. */
+function utf8Of(bytes: Uint8Array, name: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+  } catch {
+    throw new ImportFileError(
+      `${name}: not valid UTF-8 (saved as Latin-1 or Windows-1252? save it as UTF-8 and import it again)`,
+    )
+  }
 }

@@ -2,20 +2,18 @@
  * A Letterboxd, Trakt or Netflix history into a log: each screening matched to its IMDb entry
  * (its own id, else the catalog's one entry), the rest kept for the unmatched file.
  */
-import { constants } from 'node:fs'
-import { access, writeFile } from 'node:fs/promises'
 import type { Catalog } from '../core/catalog'
-import { sourceId } from '../core/import-id'
-import type { HistoryRow } from '../formats/history'
-import { matchScreening } from '../formats/match-screening'
-import { type UnmatchedRow, unmatchedCsv } from '../formats/unmatched-csv'
 import {
   type ImportReport,
   type ImportRow,
   type ImportRowResult,
   importMovies,
-  type MovieLog,
-} from '../index'
+} from '../core/import'
+import { sourceId } from '../core/import-id'
+import type { MovieLog } from '../core/movie-log'
+import type { HistoryRow } from './history'
+import { matchScreening } from './match-screening'
+import type { UnmatchedRow } from './unmatched-csv'
 
 /** What became of a history: the import's report, and what matching and reading set aside. */
 export interface HistoryReport extends ImportReport {
@@ -30,17 +28,24 @@ export interface HistoryReport extends ImportReport {
  * Imports `rows` into `log`. Every screening's id is made from its source row (sourceId), so a
  * second run adds nothing, and a row corrected in the unmatched file is the same movie: one not
  * matched this time but in the log already (corrected and imported before) counts as skipped.
+ * `onDone` hears how many rows are done with: settled, or set aside (unmatched, passed over).
  */
 export async function importHistory(
   log: MovieLog,
   rows: readonly HistoryRow[],
   catalog: Catalog | undefined,
   onRow: (row: ImportRowResult) => void,
+  onDone: (rows: number) => void = () => {},
 ): Promise<HistoryReport> {
   const set = { matched: 0, episodes: 0, trailers: 0, there: 0, unmatched: [] as UnmatchedRow[] }
+  let done = 0
+  const doneWith = () => onDone(++done)
   async function* importRows(): AsyncGenerator<ImportRow> {
     for (const row of rows) {
-      if ('passedOver' in row) set[row.passedOver === 'episode' ? 'episodes' : 'trailers'] += 1
+      if ('passedOver' in row) {
+        set[row.passedOver === 'episode' ? 'episodes' : 'trailers'] += 1
+        doneWith()
+      }
       if (!('screening' in row)) {
         if ('issues' in row) yield row
         continue
@@ -64,6 +69,7 @@ export async function importHistory(
           }
           set.unmatched.push({ movie, candidates: found.candidates })
         }
+        doneWith()
         continue
       }
       if (found.via === 'catalog') set.matched += 1
@@ -76,30 +82,11 @@ export async function importHistory(
       }
     }
   }
-  const report = await importMovies(log, importRows(), { onRow })
+  const settled = (row: ImportRowResult) => {
+    onRow(row)
+    doneWith()
+  }
+  const report = await importMovies(log, importRows(), { onRow: settled })
   const { matched, episodes, trailers, unmatched } = set
   return { ...report, skipped: report.skipped + set.there, matched, unmatched, episodes, trailers }
 }
-
-/**
- * Writes the unmatched rows: to `given` (replaced), else beside the input as
- * `<input>.unmatched.csv`, or `-1`, `-2`... before `.csv` when that is there already, so a file
- * the person is correcting is never written over. Returns where.
- */
-export async function writeUnmatched(
-  rows: readonly UnmatchedRow[],
-  given: string | undefined,
-  input: string,
-) {
-  const base = given ?? `${input === '-' ? 'import' : input}.unmatched`
-  let path = given ?? `${base}.csv`
-  for (let n = 1; !given && (await exists(path)); n++) path = `${base}-${n}.csv`
-  await writeFile(path, unmatchedCsv(rows), { flag: given ? 'w' : 'wx' })
-  return path
-}
-
-const exists = (path: string) =>
-  access(path, constants.F_OK).then(
-    () => true,
-    () => false,
-  )
