@@ -130,6 +130,23 @@ export function problemReply(
   return toReply({ type: 'about:blank', title, status, detail, errors }, headers)
 }
 
+/** 405, naming the methods the resource answers in `Allow`. */
+export function methodNotAllowed(allow: string): Reply {
+  return problemReply(405, `This resource answers ${allow}.`, { allow })
+}
+
+/** 401, asking for the bearer token. */
+export function unauthenticated(): Reply {
+  return problemReply(401, 'Send credentials that allow this.', {
+    'www-authenticate': 'Bearer realm="movie-log"',
+  })
+}
+
+/** 406, naming the types the resource is available as. */
+export function notAcceptable(types: string): Reply {
+  return problemReply(406, `This resource is only available as ${types}.`)
+}
+
 /**
  * The problem reply for an error thrown by the core. Anything that is not a movie-log error
  * is a 500 that says nothing of its internals.

@@ -8,12 +8,19 @@ import { addCorsHeaders, isPreflight, preflightReply } from './cors'
 import { crossSiteRefusal } from './cross-site'
 import { changeFeed } from './events'
 import { exportReply } from './export'
+import { createImportLimit } from './import-limit'
 import { deleteMovie, readMovie, updateMovie } from './item'
 import { listMovies } from './list'
 import { logError } from './log-error'
 import { checkHttpOptions, type MovieLogAction, type MovieLogHttpOptions } from './options'
 import { ownerLogs } from './owners'
-import { errorReply, problemReply } from './problem'
+import {
+  errorReply,
+  methodNotAllowed,
+  notAcceptable,
+  problemReply,
+  unauthenticated,
+} from './problem'
 import { JSON_TYPE, jsonReply, type Reply, toWebResponse } from './reply'
 import {
   isJsonContentType,
@@ -49,12 +56,9 @@ const COLLECTION_ACTIONS = new Map<string, MovieLogAction>([
 ])
 const SHARE_METHODS = 'GET, HEAD, POST, DELETE'
 // Reading the link is reading the diary; making or revoking one, an edit of it.
-const SHARE_ACTIONS = new Map<string, MovieLogAction>([
-  ['GET', 'list'],
-  ['HEAD', 'list'],
-  ['POST', 'update'],
-  ['DELETE', 'update'],
-])
+const SHARE_ACTIONS = new Map<string, MovieLogAction>(
+  Object.entries({ GET: 'list', HEAD: 'list', POST: 'update', DELETE: 'update' } as const),
+)
 const ITEM_ACTIONS = new Map<string, MovieLogAction>([
   ['GET', 'read'],
   ['HEAD', 'read'],
@@ -78,6 +82,7 @@ export function createMovieLogReplier(
 ): MovieLogReplier {
   checkHttpOptions(options)
   const logOf = ownerLogs(source, options.owner)
+  type Reached = NonNullable<Awaited<ReturnType<typeof logOf>>>
   // Percent-encoded, as hosts pass paths. Appended to an origin, so '//x' stays a path.
   const basePath = normaliseBasePath(options.basePath ?? '/movies')
   const encodedBasePath = new URL(`http://localhost${basePath}`).pathname.replace(/\/$/, '')
@@ -99,10 +104,10 @@ export function createMovieLogReplier(
   let shares: Promise<typeof import('./share/router')> | undefined
   let webhooks: Promise<typeof import('./webhooks')> | undefined
   let imports: Promise<typeof import('./import')> | undefined
-  let importsInFlight = 0
   let addsInFlight = 0
   // Exports, change feeds and the full JSON list, bounded together (./stream-limit.ts).
   const streams = createStreamLimit(options.maxStreams ?? 256)
+  const importing = createImportLimit(MAX_CONCURRENT_IMPORTS)
 
   // Adds and scrobbles, bounded together: each holds its body while it is read and stored.
   async function adding(run: () => Promise<Reply>): Promise<Reply> {
@@ -206,19 +211,11 @@ export function createMovieLogReplier(
 
   // The owner's own share link: reached and authorised as an edit of their diary is.
   async function shareLinkRoute(request: Request, url: URL): Promise<Reply> {
-    if (options.cors && isPreflight(request))
-      return preflightReply(options.cors, request, SHARE_METHODS)
-    const action = SHARE_ACTIONS.get(request.method)
-    if (!action) return methodNotAllowed(SHARE_METHODS)
-    const crossSite = action === 'list' ? undefined : crossSiteRefusal(request, url, options.cors)
-    if (crossSite) return crossSite
-    const reached = await logOf(request)
-    if (!reached) return unauthenticated()
-    const refusal = options.authorize && (await denied(request, options.authorize, action))
-    if (refusal) return refusal
+    const gate = await ownersOwn(request, url, SHARE_METHODS, SHARE_ACTIONS.get(request.method))
+    if ('refused' in gate) return gate.refused
     const { replyToShareLink } = await import('./share/manage')
     return replyToShareLink(
-      reached.log,
+      gate.reached.log,
       request,
       `${originOf(url)}${encodedBasePath}`,
       maxBodyBytes,
@@ -230,15 +227,9 @@ export function createMovieLogReplier(
     webhooks ??= import('./webhooks')
     const routes = await webhooks
     const methods = path === '' || path === '/' ? routes.WEBHOOKS_METHODS : routes.WEBHOOK_METHODS
-    if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, methods)
-    const reads = request.method === 'GET' || request.method === 'HEAD'
-    const crossSite = !reads && crossSiteRefusal(request, url, options.cors)
-    if (crossSite) return crossSite
-    const reached = await logOf(request)
-    if (!reached) return unauthenticated()
-    const refusal = options.authorize && (await denied(request, options.authorize, 'webhooks'))
-    if (refusal) return refusal
-    return routes.replyToWebhooks(source, reached.owner, request, path, {
+    const gate = await ownersOwn(request, url, methods, 'webhooks')
+    if ('refused' in gate) return gate.refused
+    return routes.replyToWebhooks(source, gate.reached.owner, request, path, {
       maxBodyBytes,
       policy: options.webhooks,
       location: (id) => `${originOf(url)}${encodedBasePath}/webhooks/${encodeURIComponent(id)}`,
@@ -247,39 +238,42 @@ export function createMovieLogReplier(
 
   // A file into the diary the request reaches (src/http/import.ts): a write, guarded as an add.
   async function importRoute(request: Request, url: URL): Promise<Reply> {
-    if (options.cors && isPreflight(request)) return preflightReply(options.cors, request, 'POST')
-    if (request.method !== 'POST') return methodNotAllowed('POST')
-    const crossSite = crossSiteRefusal(request, url, options.cors)
-    if (crossSite) return crossSite
-    const reached = await logOf(request)
-    if (!reached) return unauthenticated()
-    const refusal = options.authorize && (await denied(request, options.authorize, 'add'))
-    if (refusal) return refusal
-    // Each holds a whole file while it is read: a few at once, whatever the add limit.
-    if (importsInFlight >= MAX_CONCURRENT_IMPORTS) {
-      return problemReply(503, 'Other files are being imported right now; try again shortly.', {
-        'retry-after': '5',
-      })
-    }
+    const action = request.method === 'POST' ? 'add' : undefined
+    const gate = await ownersOwn(request, url, 'POST', action)
+    if ('refused' in gate) return gate.refused
     imports ??= import('./import')
     const { importReply } = await imports
-    importsInFlight++
-    // Counted until the import ends, which may be after its answer began (progress lines).
-    let ended: Promise<unknown> = Promise.resolve()
-    try {
-      return await adding(async () => {
-        const started = await importReply(reached.log, request, url, {
-          maxImportBytes,
-          timeZone: options.timeZone,
-          catalog: options.catalog,
-          onError: (error) => onError(error, request),
-        })
-        ended = started.ended
-        return started.reply
-      })
-    } finally {
-      void ended.finally(() => importsInFlight--)
+    const settings = {
+      maxImportBytes,
+      timeZone: options.timeZone,
+      catalog: options.catalog,
+      onError: (error: unknown) => onError(error, request),
     }
+    return adding(() => importing(() => importReply(gate.reached.log, request, url, settings)))
+  }
+
+  /**
+   * What a route of the owner's own (the share link, webhooks, an import) asks first: a
+   * preflight answered, the method known (`action`), a browser's cross-site write refused, the
+   * owner reached, and `authorize` asked.
+   */
+  async function ownersOwn(
+    request: Request,
+    url: URL,
+    methods: string,
+    action: MovieLogAction | undefined,
+  ): Promise<{ refused: Reply } | { reached: Reached }> {
+    if (options.cors && isPreflight(request)) {
+      return { refused: preflightReply(options.cors, request, methods) }
+    }
+    if (!action) return { refused: methodNotAllowed(methods) }
+    const reads = request.method === 'GET' || request.method === 'HEAD'
+    const crossSite = !reads && crossSiteRefusal(request, url, options.cors)
+    if (crossSite) return { refused: crossSite }
+    const reached = await logOf(request)
+    if (!reached) return { refused: unauthenticated() }
+    const refusal = options.authorize && (await denied(request, options.authorize, action))
+    return refusal ? { refused: refusal } : { reached }
   }
 
   async function denied(
@@ -391,12 +385,6 @@ export function createMovieLogReplier(
   }
 }
 
-function unauthenticated(): Reply {
-  return problemReply(401, 'Send credentials that allow this.', {
-    'www-authenticate': 'Bearer realm="movie-log"',
-  })
-}
-
 /** The contract as a web-standard handler: `(request: Request) => Promise<Response>`. */
 export function createMovieLogFetch(
   log: MovieLog | MovieLogs,
@@ -406,13 +394,5 @@ export function createMovieLogFetch(
   return async (request) => toWebResponse(await reply(request, new URL(request.url)))
 }
 
-function methodNotAllowed(allow: string): Reply {
-  return problemReply(405, `This resource answers ${allow}.`, { allow })
-}
-
 // What `GET /movies` answers with: the JSON page, or an export (src/http/export.ts).
 const LIST_TYPES_TEXT = `${JSON_TYPE}, application/x-ndjson, text/csv or text/event-stream`
-
-function notAcceptable(types: string): Reply {
-  return problemReply(406, `This resource is only available as ${types}.`)
-}

@@ -6,7 +6,7 @@
 import type { MovieLog, MovieLogs } from '../core/movie-log'
 import { type Webhooks, type WebhooksOptions, webhooksOf } from '../webhooks/webhooks'
 import { readJsonBody } from './body'
-import { problemReply } from './problem'
+import { methodNotAllowed, problemReply } from './problem'
 import { JSON_TYPE, jsonReply, type Reply } from './reply'
 import { isJsonContentType } from './request'
 
@@ -74,6 +74,3 @@ function decoded(segment: string): string | undefined {
 }
 
 const notFound = () => problemReply(404, 'There is no webhook endpoint with this id.')
-
-const methodNotAllowed = (allow: string) =>
-  problemReply(405, `This resource answers ${allow}.`, { allow })
