@@ -47,5 +47,5 @@ export function serving(options: Omit<MovieLogHttpOptions, 'authorize'> = {}) {
       },
     )
   }
-  return { log, post, codes, answer, poll, signedIn }
+  return { log, web, post, codes, answer, poll, signedIn }
 }

@@ -224,6 +224,56 @@ describe.each(STORES)('the files people bring, on %s', (_name, open) => {
   })
 })
 
+describe('an import whose store fails part way', () => {
+  // A Map that goes away, as a store does (ECONNRESET), after `sets` writes.
+  class FailingMap extends Map {
+    constructor(public sets: number) {
+      super()
+    }
+    override set(key: unknown, value: unknown) {
+      if (this.sets-- <= 0) throw Object.assign(new Error('store down'), { code: 'ECONNRESET' })
+      return super.set(key, value)
+    }
+  }
+
+  it('ends its lines with the store’s problem; imported again, it adds only the rest', async () => {
+    const map = new FailingMap(150)
+    const log = createMovieLog(map)
+    const errors: unknown[] = []
+    const handle = toWebHandler(log, { onError: (error) => errors.push(error) })
+    const rows = Array.from(
+      { length: 300 },
+      (_, n) =>
+        `2024-01-01T00:00:00.000Z,watch,movie,Film ${n},2000,,${n + 1},tt${String(1_000_000 + n).padStart(7, '0')},`,
+    )
+    const file = `watched_at,action,type,title,year,trakt_rating,trakt_id,imdb_id,tmdb_id\r\n${rows.join('\r\n')}\r\n`
+    const send = () =>
+      handle(
+        new Request(
+          'http://movie-log.test/movies/import',
+          post(file, 'text/csv', { accept: 'application/x-ndjson' }),
+        ),
+      )
+    const response = await send()
+    expect(response.status).toBe(200)
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(lines.at(-1)).toMatchObject({ error: { status: 503, reason: 'unreachable' } })
+    expect(lines[0]).toHaveProperty('progress')
+    expect(errors).toHaveLength(1)
+    map.sets = Number.POSITIVE_INFINITY
+    const stored = (await log.listMovies()).movies.length
+    expect(stored).toBeGreaterThan(0)
+    expect(stored).toBeLessThan(300)
+    const again = await (await send()).text()
+    expect(JSON.parse(again.trim().split('\n').at(-1) as string)).toMatchObject({
+      report: { added: 300 - stored, skipped: stored },
+    })
+  })
+})
+
 describe('an import on a household server', () => {
   it('lands in the diary of the person who sent it, never in another’s', async () => {
     const logs = createMovieLogs()

@@ -152,6 +152,8 @@ const TRAKT = [
   '/trakt/oauth/device/code',
   '/trakt/oauth/device/token',
   '/trakt/oauth/device/approve',
+  '/trakt/oauth/grants',
+  '/trakt/oauth/grants/{id}',
   '/trakt/oauth/token',
   '/trakt/oauth/revoke',
   '/trakt/users/settings',

@@ -162,8 +162,9 @@ function reportOf(report: ImportFileReport) {
   }
 }
 
+// The answer's type is the Accept header's choice: caches keep them apart.
 const reportReply = (report: ImportFileReport): Reply =>
-  jsonReply(200, JSON.stringify(reportOf(report)), {})
+  jsonReply(200, JSON.stringify(reportOf(report)), { vary: 'accept' })
 
 /** A file refused whole: 415 when it is of no kind read here, else 400, naming what to change. */
 function refusalReply(error: unknown): Reply {
@@ -186,7 +187,7 @@ const encoder = new TextEncoder()
 const lines = (values: unknown[]) => values.map((value) => `${JSON.stringify(value)}\n`).join('')
 
 function ndjsonReply(body: string | ReadableStream<Uint8Array>): Reply {
-  return { status: 200, headers: { 'content-type': NDJSON }, body }
+  return { status: 200, headers: { 'content-type': NDJSON, vary: 'accept' }, body }
 }
 
 /**

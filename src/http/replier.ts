@@ -173,8 +173,9 @@ export function createMovieLogReplier(
   // Trakt's API: its tokens stand for the person who approved them (src/http/trakt/).
   async function traktRoute(request: Request, url: URL, path: string): Promise<Reply> {
     if (options.cors && isPreflight(request))
-      return preflightReply(options.cors, request, 'GET, POST')
-    const crossSite = request.method === 'POST' && crossSiteRefusal(request, url, options.cors)
+      return preflightReply(options.cors, request, 'GET, POST, DELETE')
+    const read = request.method === 'GET' || request.method === 'HEAD'
+    const crossSite = !read && crossSiteRefusal(request, url, options.cors)
     if (crossSite) return crossSite
     trakt ??= import('./trakt/router')
     const { replyToTrakt } = await trakt

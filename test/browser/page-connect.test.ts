@@ -14,7 +14,7 @@ import {
 import { fixture, plexDelivery, requestInit } from '../_scrobble'
 import { describeUnless } from '../_services'
 import { tempFolders } from '../_temp'
-import { traktClient, traktMovie } from '../_trakt'
+import { refusal, traktClient, traktMovie } from '../_trakt'
 
 // The page's "Connect your media server" panel on a household server, in a real Chromium: the
 // addresses it shows are the person's own, and a Plex delivery to the one shown lands in their
@@ -110,5 +110,29 @@ describeUnless(NO_BROWSER, 'Chromium', "the diary page's media server panel", ()
     await expect
       .poll(() => alice.locator('#trakt-said').textContent())
       .toContain('No app is waiting')
+
+    // The app is listed with its client_id; Bob, on his own page, sees none of Alice's.
+    const apps = alice.locator('#trakt-apps li')
+    await expect
+      .poll(() => apps.allTextContents())
+      .toEqual([expect.stringMatching(/^Approved .+ \(movie-log-test\) Revoke$/)])
+    expect(await alice.locator('#trakt-none').isHidden()).toBe(true)
+    const bob = await signIn(TOKENS.bob, 1280)
+    await bob.locator('#connect summary').click()
+    await expect.poll(() => bob.locator('#trakt-none').isVisible()).toBe(true)
+    expect(await bob.locator('#trakt-apps li').count()).toBe(0)
+    // Revoked from the page, from the keyboard: the app's token stops acting at once.
+    await alice.locator('#trakt-apps').scrollIntoViewIfNeeded()
+    await alice.screenshot({ path: shot('trakt-apps-1280.png'), fullPage: false })
+    const revoke = alice.getByRole('button', { name: /^Revoke the app approved on / })
+    await revoke.focus()
+    await alice.keyboard.press('Enter')
+    await expect
+      .poll(() => alice.locator('#trakt-said').textContent())
+      .toBe('Revoked: that app no longer logs into your diary.')
+    await expect.poll(() => apps.count()).toBe(0)
+    expect(await alice.locator('#trakt-none').isVisible()).toBe(true)
+    expect(await seriousViolations(alice)).toEqual([])
+    expect((await refusal(app.users.settings())).status).toBe(401)
   })
 })

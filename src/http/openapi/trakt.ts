@@ -93,6 +93,35 @@ export const TRAKT_PATHS: Record<string, JsonSchema> = {
       true,
     ),
   },
+  '/trakt/oauth/grants': {
+    get: operation(
+      'traktGrants',
+      'The apps the signed-in person approved whose tokens still act (the diary page)',
+      [
+        '200',
+        '`[{ id, approvedAt, client }]`, first approved first; `client` the app’s client_id.',
+      ],
+      UNAUTHORIZED,
+    ),
+  },
+  '/trakt/oauth/grants/{id}': {
+    parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+    delete: {
+      operationId: 'traktGrantRevoke',
+      summary: 'Revoke an app the signed-in person approved (the diary page)',
+      tags: ['trakt'],
+      responses: {
+        '204': {
+          description: 'Revoked: every token issued for it, refreshed or not, stops acting.',
+        },
+        ...errors({
+          ...UNAUTHORIZED,
+          '404':
+            'None of the person’s apps has this id (another person’s ids are not theirs), or it is revoked already.',
+        }),
+      },
+    },
+  },
   '/trakt/oauth/token': {
     post: operation(
       'traktRefresh',
@@ -223,7 +252,10 @@ export const TRAKT_PATHS: Record<string, JsonSchema> = {
     get: operation(
       'traktLastActivities',
       'When things last changed (Trakt)',
-      ['200', '`movies.watched_at` and `movies.rated_at` are now.'],
+      [
+        '200',
+        '`movies.watched_at` changes when the history does, `movies.rated_at` when a rating does, from wherever the change came: each the time this server first answered that state (never earlier than the one before); `all` the later of the two.',
+      ],
       UNAUTHORIZED,
     ),
   },

@@ -5,6 +5,7 @@
  * person's diary is thousands of movies, not millions).
  */
 import type { Movie } from '../../core/movie'
+import { sha256Hex } from '../../core/sha256'
 import type { Reply } from '../reply'
 import type { TraktContext } from './context'
 import { historyIdOf, imdbIdOfMovie, traktMovieOf, watchedAtOf } from './movies'
@@ -87,21 +88,57 @@ export async function readWatched(context: TraktContext): Promise<Reply> {
   return traktJson(200, watched)
 }
 
+// The record of the diary's last states answered, and how long it is kept (a year unasked:
+// the next poll then answers its time, and the client syncs once).
+const ACTIVITIES = 'trakt:activities'
+const ACTIVITIES_MS = 365 * 24 * 3600 * 1000
+
+/** A state of the diary's history or ratings, and the time it was first answered. */
+interface Seen {
+  state: string
+  at: number
+}
+
 /**
- * `GET /sync/last_activities`. Edits made on the page or through the log's own API leave no
- * time here, so `movies.watched_at` and `movies.rated_at` are now: a client that compares them
- * always syncs, which costs a read and never misses a change.
+ * `GET /sync/last_activities`: `movies.watched_at` changes when the history does (an entry
+ * added, removed, moved to another time or movie), `movies.rated_at` when a rating does, each
+ * the time this server first answered that state, from wherever the change came (the page, the
+ * log's API, a scrobble, Trakt's routes); `all` is the later of the two. A client that keeps
+ * them syncs only after a change. A history that comes back to an earlier state is a change
+ * too: its time is that of the poll that saw it, never the earlier one.
  */
-export function lastActivities(context: TraktContext): Reply {
-  const now = new Date(context.now).toISOString()
+export async function lastActivities(context: TraktContext): Promise<Reply> {
+  const entries = await historyOf(context)
+  const watched = sha256Hex(
+    entries.map(({ movie }) => `${movie.id} ${movie.screenedDate} ${movie.imdbLink}`).join('\n'),
+  )
+  const rated = sha256Hex(
+    entries
+      .filter(({ movie }) => movie.rating !== undefined)
+      .map(({ movie }) => `${movie.id} ${movie.rating}`)
+      .join('\n'),
+  )
+  const text = await context.records.read(ACTIVITIES)
+  const last = text ? (JSON.parse(text) as { watched: Seen; rated: Seen }) : undefined
+  // A new state is always later than the one before, even within one millisecond.
+  const since = (seen: Seen | undefined, state: string): Seen =>
+    seen?.state === state ? seen : { state, at: Math.max(context.now, (seen?.at ?? 0) + 1) }
+  const now = { watched: since(last?.watched, watched), rated: since(last?.rated, rated) }
+  if (now.watched !== last?.watched || now.rated !== last?.rated) {
+    await context.records.write(ACTIVITIES, JSON.stringify(now), ACTIVITIES_MS)
+  }
+  const [watchedAt, ratedAt] = [now.watched.at, now.rated.at].map((at) =>
+    new Date(at).toISOString(),
+  )
+  const all = new Date(Math.max(now.watched.at, now.rated.at)).toISOString()
   const never = '1970-01-01T00:00:00.000Z'
   const quiet = { watched_at: never, collected_at: never, rated_at: never, watchlisted_at: never }
   return traktJson(200, {
-    all: now,
+    all,
     movies: {
       ...quiet,
-      watched_at: now,
-      rated_at: now,
+      watched_at: watchedAt,
+      rated_at: ratedAt,
       commented_at: never,
       paused_at: never,
       hidden_at: never,

@@ -10,10 +10,13 @@ import {
   answerUserCode,
   DEVICE_CODE_SECONDS,
   type Grantee,
+  type GrantRecords,
+  grantsOf,
   newDeviceCode,
   POLL_INTERVAL_SECONDS,
   pollDeviceCode,
   refreshTokens,
+  revokeGrant,
   revokeToken,
 } from './grants'
 import { emptyOk, traktError, traktJson } from './replies'
@@ -24,8 +27,15 @@ const text = (body: unknown, field: string): string | undefined => {
 }
 
 /** `POST /oauth/device/code`: a device code, and the code and page its person goes to. */
-export async function deviceCode(records: LogRecords, now: number, verificationUrl: string) {
-  const { deviceCode, userCode } = await newDeviceCode(records, now)
+export async function deviceCode(
+  records: LogRecords,
+  now: number,
+  verificationUrl: string,
+  body: unknown,
+) {
+  // The app's client_id, kept to tell the person's apps apart on the diary page.
+  const client = text(body, 'client_id')?.slice(0, 64)
+  const { deviceCode, userCode } = await newDeviceCode(records, now, client)
   return traktJson(200, {
     device_code: deviceCode,
     user_code: userCode,
@@ -60,6 +70,7 @@ export async function refreshToken(
   records: LogRecords,
   now: number,
   body: unknown,
+  grants: GrantRecords,
 ): Promise<Reply> {
   if (text(body, 'grant_type') !== 'refresh_token') {
     return traktError(
@@ -69,7 +80,7 @@ export async function refreshToken(
     )
   }
   const refresh = text(body, 'refresh_token')
-  const tokens = refresh && (await refreshTokens(records, refresh, now))
+  const tokens = refresh && (await refreshTokens(records, refresh, now, grants))
   if (!tokens) {
     return traktError(
       401,
@@ -93,12 +104,19 @@ export async function revoke(records: LogRecords, body: unknown): Promise<Reply>
  * the person `owner` its request reached (their diary is the token's). Not Trakt's: Trakt's
  * clients never call it.
  */
-export async function approve(records: LogRecords, owner: Grantee, body: unknown): Promise<Reply> {
+export async function approve(
+  records: LogRecords,
+  person: { owner: Grantee; personal: LogRecords },
+  now: number,
+  body: unknown,
+): Promise<Reply> {
   const userCode = text(body, 'user_code')
   if (!userCode)
     return traktError(400, 'invalid_request', 'Send the code shown on the device as user_code.')
   const approved = !(isObject(body) && body.approve === false)
-  const answer = approved ? ({ approve: true, owner } as const) : ({ approve: false } as const)
+  const answer = approved
+    ? ({ approve: true, ...person, now } as const)
+    : ({ approve: false } as const)
   if (!(await answerUserCode(records, userCode, answer))) {
     return traktError(
       404,
@@ -107,4 +125,24 @@ export async function approve(records: LogRecords, owner: Grantee, body: unknown
     )
   }
   return traktJson(200, { approved })
+}
+
+/**
+ * `GET /oauth/grants`: the apps the signed-in person approved whose tokens still act (the diary
+ * page's; Trakt's clients never call it).
+ */
+export async function listGrants(personal: LogRecords, now: number): Promise<Reply> {
+  return traktJson(200, await grantsOf(personal, now))
+}
+
+/**
+ * `DELETE /oauth/grants/{id}`: revokes one of the signed-in person's apps; its tokens, refreshed
+ * or not, stop acting. 404 for an id that is not one of theirs, or not live.
+ */
+export async function deleteGrant(personal: LogRecords, id: string, now: number): Promise<Reply> {
+  const slot = /^\d{1,6}$/.test(id) ? Number(id) : undefined
+  if (slot === undefined || !(await revokeGrant(personal, slot, now))) {
+    return traktError(404, 'not_found', 'None of your apps has this id: it may be revoked already.')
+  }
+  return { status: 204, headers: {}, body: null }
 }

@@ -11,10 +11,18 @@ import { errorReply } from '../problem'
 import type { Reply } from '../reply'
 import { originOf } from '../request'
 import type { TraktContext } from './context'
-import { granteeOf } from './grants'
+import { type Grantee, type GrantRecords, granteeOf } from './grants'
 import { lastActivities, readHistory, readWatched } from './history'
 import { addHistory, removeHistory } from './history-write'
-import { approve, deviceCode, deviceToken, refreshToken, revoke } from './oauth'
+import {
+  approve,
+  deleteGrant,
+  deviceCode,
+  deviceToken,
+  listGrants,
+  refreshToken,
+  revoke,
+} from './oauth'
 import { addRatings, readRatings, removeRatings } from './ratings'
 import { traktError, traktJson } from './replies'
 import { traktScrobble } from './scrobble'
@@ -32,6 +40,7 @@ export interface TraktSettings {
   match?: TraktContext['match']
 }
 
+const GRANT = /^\/oauth\/grants\/([^/]+)$/
 const HISTORY = /^\/sync\/history(?:\/([^/]+)(?:\/([^/]+))?)?$/
 const RATINGS = /^\/sync\/ratings(?:\/([^/]+)(?:\/([^/]+))?)?$/
 const SCROBBLE = /^\/scrobble\/(start|pause|stop)$/
@@ -69,6 +78,21 @@ async function route(
 ): Promise<Reply> {
   const now = Date.now()
   const store = storeRecordsOf(settings.source)
+  const logOf = (owner: Grantee) =>
+    owner === null ? (settings.source as MovieLog) : (settings.source as MovieLogs).of(owner)
+  // A person's grants are in their own records.
+  const grants: GrantRecords = (owner) => recordsOf(logOf(owner))
+  // The diary page's own routes (approving a code, the apps approved) act for the person its
+  // request reaches, asked as every other route of the log asks.
+  if (path === '/oauth/grants' || GRANT.test(path)) {
+    const person = await settings.person(request)
+    if (!person) return traktError(401, 'invalid_token', 'Sign in on the diary page first.')
+    const personal = grants(person.owner ?? null)
+    const id = GRANT.exec(path)?.[1]
+    if (id === undefined)
+      return request.method === 'GET' ? listGrants(personal, now) : methodNotAllowed()
+    return request.method === 'DELETE' ? deleteGrant(personal, id, now) : methodNotAllowed()
+  }
   const post = request.method === 'POST'
   const body = post
     ? await readJsonBody(request, settings.maxBodyBytes)
@@ -78,23 +102,24 @@ async function route(
     if (!post) return methodNotAllowed()
     switch (path) {
       case '/oauth/device/code':
-        return deviceCode(store, now, `${originOf(url)}/activate`)
+        return deviceCode(store, now, `${originOf(url)}/activate`, body.value)
       case '/oauth/device/token':
         return deviceToken(store, now, body.value)
       case '/oauth/token':
-        return refreshToken(store, now, body.value)
+        return refreshToken(store, now, body.value, grants)
       case '/oauth/revoke':
         return revoke(store, body.value)
       case '/oauth/device/approve': {
         const person = await settings.person(request)
         if (!person) return traktError(401, 'invalid_token', 'Sign in on the diary page first.')
-        return approve(store, person.owner ?? null, body.value)
+        const owner = person.owner ?? null
+        return approve(store, { owner, personal: grants(owner) }, now, body.value)
       }
     }
     return notFound()
   }
   const bearer = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
-  const owner = bearer === undefined ? undefined : await granteeOf(store, bearer)
+  const owner = bearer === undefined ? undefined : await granteeOf(store, bearer, grants)
   if (owner === undefined) {
     return traktError(
       401,
@@ -102,8 +127,7 @@ async function route(
       'Sign in with the device flow: this token is unknown, expired or revoked.',
     )
   }
-  const log =
-    owner === null ? (settings.source as MovieLog) : (settings.source as MovieLogs).of(owner)
+  const log = logOf(owner)
   const context: TraktContext = {
     log,
     records: recordsOf(log),
