@@ -171,6 +171,9 @@ for (const { name, describeStore, open } of stores) {
         trakt.revoke_token()
         await other.import_token(revoked)
         await expect.poll(async () => (await refusal(other.users.settings())).status).toBe(401)
+        // The client sends its revoke and waits for nothing: the server is stopped only once
+        // the answer has gone out (else the client's request fails unhandled, a hang-up).
+        await first.waitForLine(/^POST \/movies\/trakt\/oauth\/revoke 200 /)
         // No token, no code and no device code in the request log.
         const lines = [...first.lines, ...second.lines].join('\n')
         for (const secret of [
