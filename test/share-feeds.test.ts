@@ -5,6 +5,7 @@ import { toWebHandler } from 'movie-log/web'
 import Parser from 'rss-parser'
 import { afterEach, describe, expect, it } from 'vitest'
 import { aMovie } from './_movies'
+import { createResponseChecker } from './_openapi'
 import { tempFolders } from './_temp'
 
 // A share link's feeds (issue 60), read by parsers from npm, not by code of ours: rss-parser for
@@ -194,6 +195,40 @@ describe.each(Object.entries(STORES))('a share link’s feeds on %s', (_, storeU
       const changed = await get(part, { 'if-none-match': etags[n] as string })
       expect(changed.status).toBe(200)
     }
+  })
+
+  it('answers as the OpenAPI document says, the owner’s /share included', async () => {
+    await shared([{ title: 'Heat', rating: 8, tags: ['crime'] }])
+    const check = createResponseChecker('/movies')
+    const handle = toWebHandler(log, { timeZone: ZONE })
+    const ask = async (path: string, init: RequestInit = {}) => {
+      const url = new URL(`http://diary.test/movies${path}`)
+      const response = await handle(new Request(url, init))
+      await check(init.method ?? 'GET', url, response.clone())
+      return response
+    }
+    const token = (await log.shared())?.token
+    for (const part of ['', '/movies', '/movies?limit=1&sort=-screenedDate', '/rss', '/ics']) {
+      expect((await ask(`/s/${token}${part}`)).status, part).toBe(200)
+    }
+    expect((await ask('/share')).status).toBe(200)
+    const made = await ask('/share', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"notes":true}',
+    })
+    expect(made.status).toBe(200)
+    const refused = await ask('/share', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"notes":"yes","public":true}',
+    })
+    expect(
+      (await refused.json()).errors.map((error: { pointer: string }) => error.pointer),
+    ).toEqual(['/notes', '/public'])
+    expect((await ask(`/s/${'A'.repeat(32)}/rss`)).status).toBe(404)
+    expect((await ask('/share', { method: 'DELETE' })).status).toBe(204)
+    expect((await ask('/share')).status).toBe(404)
   })
 
   it('shows the notes in both feeds when the owner shares them', async () => {
