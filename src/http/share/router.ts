@@ -86,26 +86,18 @@ async function replyFor(
 ): Promise<Reply> {
   const here = `${originOf(url)}${url.pathname}`
   const linkUrl = part ? here.slice(0, -(part.length + 1)) : here
-  let reply: Reply
   if (part === undefined) {
     const pointer = { movies: `${linkUrl}/movies`, rss: `${linkUrl}/rss`, ics: `${linkUrl}/ics` }
-    reply = jsonReply(200, JSON.stringify(pointer), {})
-  } else if (part === 'movies') {
-    if (!acceptsJson(request.headers.get('accept'))) {
-      reply = problemReply(406, `This resource is only available as ${JSON_TYPE}.`)
-    } else {
-      reply = await listMovies(
-        shownLog(log, link),
-        url,
-        settings.maxPageSize,
-        here,
-        settings.streamed,
-      )
-    }
-  } else {
-    reply = await feedReply(log, link, part, { link: linkUrl, self: here }, settings.timeZone)
+    return jsonReply(200, JSON.stringify(pointer), {})
   }
-  return reply
+  if (part !== 'movies') {
+    return feedReply(log, link, part, { link: linkUrl, self: here }, settings.timeZone)
+  }
+  if (!acceptsJson(request.headers.get('accept'))) {
+    return problemReply(406, `This resource is only available as ${JSON_TYPE}.`)
+  }
+  // Its next links are its own: below the link, wherever the host mounted it.
+  return listMovies(shownLog(log, link), url, settings.maxPageSize, here, settings.streamed)
 }
 
 function notFound(): Reply {
