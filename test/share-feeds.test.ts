@@ -231,6 +231,25 @@ describe.each(Object.entries(STORES))('a share link’s feeds on %s', (_, storeU
     expect((await ask('/share')).status).toBe(404)
   })
 
+  it('names its URLs under the base path, whatever path the host passed (Express strips its mount)', async () => {
+    await shared([{ title: 'Heat' }, { title: 'Alien' }])
+    const token = (await log.shared())?.token
+    const handle = toWebHandler(log, { timeZone: ZONE })
+    const at = `http://diary.test/movies/s/${token}`
+    for (const path of [`/movies/s/${token}`, `/s/${token}`]) {
+      const pointer = await handle(new Request(`http://diary.test${path}`))
+      expect(await pointer.json()).toEqual({
+        movies: `${at}/movies`,
+        rss: `${at}/rss`,
+        ics: `${at}/ics`,
+      })
+      const page = await handle(new Request(`http://diary.test${path}/movies?limit=1`))
+      expect(page.headers.get('link')).toMatch(
+        new RegExp(`^<${at}/movies\\?limit=1&cursor=[^>]+>; rel="next"$`),
+      )
+    }
+  })
+
   it('shows the notes in both feeds when the owner shares them', async () => {
     const { text } = await shared([{ title: 'Heat', notes: 'Seen twice; a, b' }], { notes: true })
     const [item] = (await rss.parseString(await text('rss'))).items

@@ -16,7 +16,6 @@ import { noneMatchHits } from '../conditions'
 import { listMovies } from '../list'
 import { errorReply, problemReply } from '../problem'
 import { JSON_TYPE, jsonReply, type Reply } from '../reply'
-import { originOf } from '../request'
 import { feedReply } from './feeds'
 
 const SHARED = /^\/([^/]+)(?:\/(movies|rss|ics))?$/
@@ -33,6 +32,11 @@ const SAFE: Record<string, string> = {
 
 /** What the routes need of the handler. */
 export interface ShareSettings {
+  /**
+   * `{origin}{base}/s`: where the links are, for the URLs the answers name (a host may have
+   * stripped its mount from the path, as Express does; the server also answers at `/s`).
+   */
+  links: string
   maxPageSize: number
   timeZone: string | undefined
   /** The handler's bound on open streams (a whole listing streamed). */
@@ -79,8 +83,8 @@ async function replyFor(
   part: Part,
   settings: ShareSettings,
 ): Promise<Reply> {
-  const here = `${originOf(url)}${url.pathname}`
-  const linkUrl = part ? here.slice(0, -(part.length + 1)) : here
+  const linkUrl = `${settings.links}/${link.token}`
+  const here = part ? `${linkUrl}/${part}` : linkUrl
   if (part === undefined) {
     const pointer = { movies: `${linkUrl}/movies`, rss: `${linkUrl}/rss`, ics: `${linkUrl}/ics` }
     return jsonReply(200, JSON.stringify(pointer), {})
@@ -91,7 +95,7 @@ async function replyFor(
   if (!acceptsJson(request.headers.get('accept'))) {
     return problemReply(406, `This resource is only available as ${JSON_TYPE}.`)
   }
-  // Its next links are its own: below the link, wherever the host mounted it.
+  // Its next links under the base path, as the collection's are.
   return listMovies(shownLog(log, link), url, settings.maxPageSize, here, settings.streamed)
 }
 
