@@ -176,6 +176,11 @@ describe.each(Object.entries(STORES))('a share link’s feeds on %s', (_, storeU
     for (const part of ['rss', 'ics', 'movies', '']) {
       const first = await get(part)
       expect(first.status).toBe(200)
+      // The page's safety headers on every answer of the link, and robots kept out.
+      expect(first.headers.get('content-security-policy')).toContain("default-src 'none'")
+      expect(first.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(first.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(first.headers.get('x-robots-tag')).toBe('noindex')
       const etag = first.headers.get('etag') as string
       expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
       const unchanged = await get(part, { 'if-none-match': etag })
