@@ -70,6 +70,9 @@ describe('share links on a household server', () => {
     // Off until its owner turns it on: the command, as Alice's household runs it.
     const env = { MOVIE_LOG_STORE: store, PORT: String(server.port) }
     expect(share(['status', '--user', 'alice'], env).err).toContain('sharing is off')
+    // Called wrongly: a usage error (exit 2), nothing shared.
+    expect(share(['publish', '--user', 'alice'], env)).toMatchObject({ code: 2 })
+    expect(share(['off', '--notes', '--user', 'alice'], env)).toMatchObject({ code: 2 })
     const on = share(['on', '--user', 'alice'], env)
     expect(on.code).toBe(0)
     const link = /^(\S+)$/m.exec(on.out)?.[1] as string

@@ -5,6 +5,7 @@ import { toWebHandler } from 'movie-log/web'
 import Parser from 'rss-parser'
 import { afterEach, describe, expect, it } from 'vitest'
 import { aMovie } from './_movies'
+import { createResponseChecker } from './_openapi'
 import { tempFolders } from './_temp'
 
 // A share link's feeds (issue 60), read by parsers from npm, not by code of ours: rss-parser for
@@ -175,6 +176,11 @@ describe.each(Object.entries(STORES))('a share link’s feeds on %s', (_, storeU
     for (const part of ['rss', 'ics', 'movies', '']) {
       const first = await get(part)
       expect(first.status).toBe(200)
+      // The page's safety headers on every answer of the link, and robots kept out.
+      expect(first.headers.get('content-security-policy')).toContain("default-src 'none'")
+      expect(first.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(first.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(first.headers.get('x-robots-tag')).toBe('noindex')
       const etag = first.headers.get('etag') as string
       expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
       const unchanged = await get(part, { 'if-none-match': etag })
@@ -193,6 +199,59 @@ describe.each(Object.entries(STORES))('a share link’s feeds on %s', (_, storeU
     for (const [n, part] of ['rss', 'ics', 'movies'].entries()) {
       const changed = await get(part, { 'if-none-match': etags[n] as string })
       expect(changed.status).toBe(200)
+    }
+  })
+
+  it('answers as the OpenAPI document says, the owner’s /share included', async () => {
+    await shared([{ title: 'Heat', rating: 8, tags: ['crime'] }])
+    const check = createResponseChecker('/movies')
+    const handle = toWebHandler(log, { timeZone: ZONE })
+    const ask = async (path: string, init: RequestInit = {}) => {
+      const url = new URL(`http://diary.test/movies${path}`)
+      const response = await handle(new Request(url, init))
+      await check(init.method ?? 'GET', url, response.clone())
+      return response
+    }
+    const token = (await log.shared())?.token
+    for (const part of ['', '/movies', '/movies?limit=1&sort=-screenedDate', '/rss', '/ics']) {
+      expect((await ask(`/s/${token}${part}`)).status, part).toBe(200)
+    }
+    expect((await ask('/share')).status).toBe(200)
+    const made = await ask('/share', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"notes":true}',
+    })
+    expect(made.status).toBe(200)
+    const refused = await ask('/share', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"notes":"yes","public":true}',
+    })
+    expect(
+      (await refused.json()).errors.map((error: { pointer: string }) => error.pointer),
+    ).toEqual(['/notes', '/public'])
+    expect((await ask(`/s/${'A'.repeat(32)}/rss`)).status).toBe(404)
+    expect((await ask('/share', { method: 'DELETE' })).status).toBe(204)
+    expect((await ask('/share')).status).toBe(404)
+  })
+
+  it('names its URLs under the base path, whatever path the host passed (Express strips its mount)', async () => {
+    await shared([{ title: 'Heat' }, { title: 'Alien' }])
+    const token = (await log.shared())?.token
+    const handle = toWebHandler(log, { timeZone: ZONE })
+    const at = `http://diary.test/movies/s/${token}`
+    for (const path of [`/movies/s/${token}`, `/s/${token}`]) {
+      const pointer = await handle(new Request(`http://diary.test${path}`))
+      expect(await pointer.json()).toEqual({
+        movies: `${at}/movies`,
+        rss: `${at}/rss`,
+        ics: `${at}/ics`,
+      })
+      const page = await handle(new Request(`http://diary.test${path}/movies?limit=1`))
+      expect(page.headers.get('link')).toMatch(
+        new RegExp(`^<${at}/movies\\?limit=1&cursor=[^>]+>; rel="next"$`),
+      )
     }
   })
 

@@ -204,6 +204,7 @@ export function createMovieLogReplier(
     shares ??= import('./share/router')
     const { replyToShare } = await shares
     return replyToShare(source, request, url, path, {
+      links: `${originOf(url)}${encodedBasePath}/s`,
       maxPageSize,
       timeZone: options.timeZone,
       streamed: (open) => streams(undefined, open),

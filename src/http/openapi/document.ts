@@ -162,12 +162,12 @@ const shareLink: RoutePiece = {
 }
 
 /** `/s/{token}…`: what a share link opens, read-only. */
-const sharedRoute = (path: string, get: JsonSchema, summary: string): RoutePiece => ({
+const sharedRoute = (path: string, get: JsonSchema, head: string, summary: string): RoutePiece => ({
   path: `/s/{token}${path}`,
   item: {
     parameters: [shareTokenParameter],
     get,
-    head: headOf(get, `head${(get.operationId as string).slice(3)}`, `${summary}, headers only`),
+    head: headOf(get, head, `${summary}, headers only`),
   },
 })
 
@@ -186,10 +186,10 @@ const ROUTES: readonly RoutePiece[] = [
   imports,
   movie,
   scrobbles,
-  sharedRoute('', getSharedLinks, 'Where a share link’s listing and feeds are'),
-  sharedRoute('/movies', listSharedMovies, 'A shared diary’s movies'),
-  sharedRoute('/rss', getSharedRss, 'A shared diary’s RSS feed'),
-  sharedRoute('/ics', getSharedCalendar, 'A shared diary’s calendar'),
+  sharedRoute('', getSharedLinks, 'headSharedLinks', 'Where a share link’s listing and feeds are'),
+  sharedRoute('/movies', listSharedMovies, 'headSharedMovies', 'A shared diary’s movies'),
+  sharedRoute('/rss', getSharedRss, 'headSharedRss', 'A shared diary’s RSS feed'),
+  sharedRoute('/ics', getSharedCalendar, 'headSharedCalendar', 'A shared diary’s calendar'),
 ]
 
 /**

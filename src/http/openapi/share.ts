@@ -58,10 +58,10 @@ const shareLink: JsonSchema = {
     path: { type: 'string', description: '`/s/<token>`.' },
     notes: { type: 'boolean', description: 'Whether the notes are shown.' },
     index: { type: 'boolean', description: 'Whether search engines may index the page.' },
-    createdAt: { type: 'string', format: 'date-time' },
-    movies: { type: 'string', format: 'uri', description: 'The link’s listing.' },
-    rss: { type: 'string', format: 'uri', description: 'Its RSS 2.0 feed.' },
-    ics: { type: 'string', format: 'uri', description: 'Its iCalendar feed.' },
+    createdAt: { type: 'string', description: 'ISO 8601, UTC.' },
+    movies: { type: 'string', description: 'The link’s listing.' },
+    rss: { type: 'string', description: 'Its RSS 2.0 feed.' },
+    ics: { type: 'string', description: 'Its iCalendar feed.' },
   },
 }
 
@@ -161,9 +161,9 @@ export const getSharedLinks = shared(
       type: 'object',
       required: ['movies', 'rss', 'ics'],
       properties: {
-        movies: { type: 'string', format: 'uri' },
-        rss: { type: 'string', format: 'uri' },
-        ics: { type: 'string', format: 'uri' },
+        movies: { type: 'string' },
+        rss: { type: 'string' },
+        ics: { type: 'string' },
       },
     }),
   },

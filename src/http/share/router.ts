@@ -8,7 +8,6 @@ import { InvalidPageRequestError } from '../../core/errors'
 import type { ListMoviesOptions } from '../../core/listing'
 import type { Movie } from '../../core/movie'
 import type { MovieLog, MovieLogs } from '../../core/movie-log'
-import { recordsOf } from '../../core/records'
 import { sha256Hex } from '../../core/sha256'
 import type { ShareLink } from '../../core/share'
 import { openShare, type SharedDiary } from '../../core/share-open'
@@ -17,13 +16,8 @@ import { noneMatchHits } from '../conditions'
 import { listMovies } from '../list'
 import { errorReply, problemReply } from '../problem'
 import { JSON_TYPE, jsonReply, type Reply } from '../reply'
-import { originOf } from '../request'
-import { icsOf } from './ics'
-import { revisionsOf } from './revisions'
-import { RSS_ITEMS, rssOf } from './rss'
+import { feedReply } from './feeds'
 
-/** The screenings the calendar holds (the RSS feed, the first `RSS_ITEMS` of them). */
-export const FEED_WINDOW = 1000
 const SHARED = /^\/([^/]+)(?:\/(movies|rss|ics))?$/
 type Part = 'movies' | 'rss' | 'ics' | undefined
 const READ_METHODS = 'GET, HEAD'
@@ -38,6 +32,11 @@ const SAFE: Record<string, string> = {
 
 /** What the routes need of the handler. */
 export interface ShareSettings {
+  /**
+   * `{origin}{base}/s`: where the links are, for the URLs the answers name (a host may have
+   * stripped its mount from the path, as Express does; the server also answers at `/s`).
+   */
+  links: string
   maxPageSize: number
   timeZone: string | undefined
   /** The handler's bound on open streams (a whole listing streamed). */
@@ -84,28 +83,20 @@ async function replyFor(
   part: Part,
   settings: ShareSettings,
 ): Promise<Reply> {
-  const here = `${originOf(url)}${url.pathname}`
-  const linkUrl = part ? here.slice(0, -(part.length + 1)) : here
-  let reply: Reply
+  const linkUrl = `${settings.links}/${link.token}`
+  const here = part ? `${linkUrl}/${part}` : linkUrl
   if (part === undefined) {
     const pointer = { movies: `${linkUrl}/movies`, rss: `${linkUrl}/rss`, ics: `${linkUrl}/ics` }
-    reply = jsonReply(200, JSON.stringify(pointer), {})
-  } else if (part === 'movies') {
-    if (!acceptsJson(request.headers.get('accept'))) {
-      reply = problemReply(406, `This resource is only available as ${JSON_TYPE}.`)
-    } else {
-      reply = await listMovies(
-        shownLog(log, link),
-        url,
-        settings.maxPageSize,
-        here,
-        settings.streamed,
-      )
-    }
-  } else {
-    reply = await feedReply(log, link, part, { link: linkUrl, self: here }, settings.timeZone)
+    return jsonReply(200, JSON.stringify(pointer), {})
   }
-  return reply
+  if (part !== 'movies') {
+    return feedReply(log, link, part, { link: linkUrl, self: here }, settings.timeZone)
+  }
+  if (!acceptsJson(request.headers.get('accept'))) {
+    return problemReply(406, `This resource is only available as ${JSON_TYPE}.`)
+  }
+  // Its next links under the base path, as the collection's are.
+  return listMovies(shownLog(log, link), url, settings.maxPageSize, here, settings.streamed)
 }
 
 function notFound(): Reply {
@@ -132,65 +123,6 @@ function withoutNotes(movie: Movie): Movie {
   const { notes: _, ...shown } = movie
   return shown as Movie
 }
-
-async function feedReply(
-  log: MovieLog,
-  link: ShareLink,
-  kind: 'rss' | 'ics',
-  where: { link: string; self: string },
-  timeZone: string | undefined,
-): Promise<Reply> {
-  const page = await log.listMovies({ sort: '-screenedDate', limit: FEED_WINDOW })
-  // What the feeds show of each: the notes as an empty string when they are not shared.
-  const entries = page.movies.map((movie) => (link.notes ? movie : { ...movie, notes: '' }))
-  const revisions = await revisionsOf(recordsOf(log), entries, Date.now())
-  const headers = { 'last-modified': new Date(revisions.changedAt).toUTCString() }
-  if (kind === 'ics') {
-    const zone = timeZone ?? new Intl.DateTimeFormat().resolvedOptions().timeZone
-    const body = icsOf({ entries, revisions, timeZone: zone })
-    return {
-      status: 200,
-      headers: { ...headers, 'content-type': 'text/calendar; charset=utf-8' },
-      body,
-    }
-  }
-  const rewatch = await rewatchesOf(log, entries, page.nextCursor === null)
-  const body = rssOf({ entries, rewatch, revisions, ...where, timeZone })
-  return {
-    status: 200,
-    headers: { ...headers, 'content-type': 'application/rss+xml; charset=utf-8' },
-    body,
-  }
-}
-
-/**
- * Whether each of the latest `RSS_ITEMS` screenings is of a film screened before it: an older
- * screening of the same `imdbLink` in the window read, or, when the window is not the whole
- * diary (`complete` false), more screenings of the film in all (the diary's counts) than in it.
- */
-async function rewatchesOf(
-  log: MovieLog,
-  entries: readonly Movie[],
-  complete: boolean,
-): Promise<(movie: Movie) => boolean> {
-  const counts = complete
-    ? undefined
-    : new Map((await log.stats()).rewatched.map(({ imdbLink, count }) => [imdbLink, count]))
-  // Oldest first: a screening is a rewatch when one of the film's came before it.
-  const before = new Map<string, number>()
-  const rewatches = new Set<Movie>()
-  for (const [at, movie] of [...entries].reverse().entries()) {
-    const seen = before.get(movie.imdbLink) ?? 0
-    before.set(movie.imdbLink, seen + 1)
-    if (entries.length - at > RSS_ITEMS) continue
-    const outside = counts ? (counts.get(movie.imdbLink) ?? 1) - inWindow(entries, movie) : 0
-    if (seen > 0 || outside > 0) rewatches.add(movie)
-  }
-  return (movie) => rewatches.has(movie)
-}
-
-const inWindow = (entries: readonly Movie[], movie: Movie) =>
-  entries.filter((each) => each.imdbLink === movie.imdbLink).length
 
 function withSafety(reply: Reply, link: ShareLink | undefined): Reply {
   Object.assign(reply.headers, SAFE)
