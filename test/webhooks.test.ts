@@ -94,6 +94,31 @@ describe('registering endpoints', () => {
     expect(await webhooksOf(log).list()).toEqual([])
   })
 
+  it('refuses a name that resolves to a private address, looked up at registration', async () => {
+    const log = createMovieLog()
+    const lookup = async (host: string) =>
+      host === 'nas.test' ? ['192.168.1.5'] : ['93.184.215.14']
+    const error = await webhooksOf(log, { lookup })
+      .add({ url: 'http://nas.test:8123/api/webhook/movies' })
+      .catch((caught: unknown) => caught)
+    expect((error as WebhookValidationError).issues).toEqual([
+      {
+        path: 'url',
+        message:
+          'resolves to an address that is a private network address (192.168.1.5): set MOVIE_LOG_WEBHOOK_PRIVATE=1 to allow it',
+      },
+    ])
+    // A public name, or one that does not resolve yet (delivery looks again), is let in.
+    await webhooksOf(log, { lookup }).add({ url: 'https://example.org/hooks' })
+    const unresolved = async () =>
+      Promise.reject(Object.assign(new Error('no'), { code: 'ENOTFOUND' }))
+    await webhooksOf(log, { lookup: unresolved }).add({ url: 'https://later.example/hooks' })
+    expect((await webhooksOf(log).list()).map((endpoint) => endpoint.url)).toEqual([
+      'https://example.org/hooks',
+      'https://later.example/hooks',
+    ])
+  })
+
   it("keeps each owner's endpoints their own in a household", async () => {
     const logs = createMovieLogs()
     const alice = webhooksOf(logs, 'alice', LOCAL)

@@ -5,6 +5,7 @@
  * endpoint never slows an add.
  */
 import type { MovieLog, MovieLogs } from '../core/movie-log'
+import { type HostLookup, systemLookup } from './addresses'
 import { deliverDue } from './deliver'
 import { leaseOf } from './lease'
 import {
@@ -15,7 +16,7 @@ import {
   readEndpoints,
   whenEndpointsChange,
 } from './registry'
-import { createSender, type HostLookup, systemLookup } from './send'
+import { createSender } from './send'
 import { type EndpointWorker, endpointWorker } from './worker'
 
 /** Waits before each retry of a failed delivery: about a day in all (23.7 h), then failing. */

@@ -3,7 +3,7 @@
  * networks are allowed), then one POST through `fetch`, with a time limit and no redirect
  * followed. What went wrong is said in words the endpoint's owner reads in its status.
  */
-import { isAddress, refusedAddress, refusedHost } from './addresses'
+import { codeOf, type HostLookup, hostRefusal } from './addresses'
 
 /** One delivery as the deliverer sends it. */
 export interface WebhookRequest {
@@ -17,9 +17,6 @@ export type SendResult = { ok: true } | { ok: false; error: string }
 
 /** Sends one delivery. */
 export type WebhookSender = (request: WebhookRequest) => Promise<SendResult>
-
-/** Resolves a host name to its addresses, as `dns.lookup(host, { all: true })` does. */
-export type HostLookup = (hostname: string) => Promise<string[]>
 
 /** Options of the sender `startWebhookDelivery` makes. */
 export interface SenderOptions {
@@ -35,7 +32,7 @@ export function createSender(options: SenderOptions): WebhookSender {
   return async ({ url, headers, body }) => {
     const { hostname } = new URL(url)
     if (!options.allowPrivateNetworks) {
-      const refused = await refusal(hostname, options.lookup)
+      const refused = await hostRefusal(hostname, options.lookup)
       if (refused) return { ok: false, error: `refused: ${hostname} ${refused}` }
     }
     let response: Response
@@ -63,23 +60,6 @@ export function createSender(options: SenderOptions): WebhookSender {
   }
 }
 
-async function refusal(hostname: string, lookup: HostLookup): Promise<string | undefined> {
-  const literal = refusedHost(hostname)
-  if (literal || isAddress(hostname)) return literal
-  let addresses: string[]
-  try {
-    addresses = await lookup(hostname)
-  } catch (error) {
-    return `could not be resolved (${codeOf(error) ?? 'lookup failed'})`
-  }
-  if (addresses.length === 0) return 'resolves to no address'
-  for (const address of addresses) {
-    const refused = refusedAddress(address)
-    if (refused) return `resolves to an address that ${refused}`
-  }
-  return undefined
-}
-
 function failureOf(error: unknown, timeoutMs: number): string {
   const name = (error as Error)?.name
   if (name === 'TimeoutError' || name === 'AbortError') {
@@ -87,24 +67,4 @@ function failureOf(error: unknown, timeoutMs: number): string {
   }
   const code = codeOf(error)
   return code ? `could not be reached (${code})` : 'could not be reached'
-}
-
-// Node's fetch puts the socket's errno on the cause.
-function codeOf(error: unknown): string | undefined {
-  for (let at: unknown = error, depth = 0; at && depth < 4; depth++) {
-    const { code } = at as { code?: unknown }
-    if (typeof code === 'string') return code
-    at = (at as { cause?: unknown }).cause
-  }
-  return undefined
-}
-
-/**
- * The runtime's resolver: `node:dns` (Node, Bun, Deno), loaded on the first delivery so that
- * importing movie-log loads no Node module. Without one, a host cannot be checked: refused.
- */
-export const systemLookup: HostLookup = async (hostname) => {
-  const dns = await import('node:dns')
-  const found = await dns.promises.lookup(hostname, { all: true, verbatim: true })
-  return found.map((entry) => entry.address)
 }

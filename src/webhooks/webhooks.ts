@@ -1,5 +1,6 @@
 /** `webhooksOf`: what an owner does with their webhook endpoints: add, list, remove. */
 import type { MovieLog, MovieLogs } from '../core/movie-log'
+import { type HostLookup, hostRefusal, systemLookup } from './addresses'
 import {
   type AddressPolicy,
   MAX_ENDPOINTS,
@@ -76,8 +77,35 @@ export interface Webhooks {
   remove(id: string): Promise<boolean>
 }
 
-/** Options of `webhooksOf`. */
-export type WebhooksOptions = AddressPolicy
+// A registration waits this long for its host's addresses, then lets it in (delivery looks again).
+const LOOKUP_TIMEOUT_MS = 2000
+
+/** `lookup`, failing after `ms`. */
+function bounded(lookup: HostLookup, ms: number): HostLookup {
+  return (hostname) => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('lookup timed out')), ms)
+    })
+    return Promise.race([lookup(hostname), late]).finally(() => clearTimeout(timer))
+  }
+}
+
+/**
+ * Options of `webhooksOf`.
+ *
+ * @example
+ * ```ts
+ * webhooksOf(log, { allowPrivateNetworks: true })
+ * ```
+ */
+export interface WebhooksOptions extends AddressPolicy {
+  /**
+   * Resolves an endpoint's host at registration, to refuse a name whose addresses are private
+   * (a name that does not resolve is let in: each delivery looks again). Default: `node:dns`.
+   */
+  lookup?: HostLookup
+}
 
 /**
  * The webhook endpoints of a log made by `createMovieLog`, or of one owner of many
@@ -102,6 +130,13 @@ export function webhooksOf(
   return {
     add: async (input) => {
       const { url, events } = parseNewEndpoint(input, options)
+      const host = new URL(url).hostname
+      const lookup = bounded(options.lookup ?? systemLookup, LOOKUP_TIMEOUT_MS)
+      const refused = !options.allowPrivateNetworks && (await hostRefusal(host, lookup, 'allowed'))
+      if (refused) {
+        const message = `${refused}: set MOVIE_LOG_WEBHOOK_PRIVATE=1 to allow it`
+        throw new WebhookValidationError([{ path: 'url', message }])
+      }
       const endpoint: StoredEndpoint = {
         id: newEndpointId(),
         url,
