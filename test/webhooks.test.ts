@@ -23,7 +23,8 @@ afterEach(async () => {
 
 // The receiver is on 127.0.0.1: allowed here, as MOVIE_LOG_WEBHOOK_PRIVATE=1 allows it.
 const LOCAL = { allowPrivateNetworks: true }
-const FAST: WebhookDeliveryOptions = { ...LOCAL, timeoutMs: 300, retryDelaysMs: [20, 40, 80] }
+// A short retry schedule; a time limit long enough that only a receiver that hangs meets it.
+const FAST: WebhookDeliveryOptions = { ...LOCAL, timeoutMs: 2000, retryDelaysMs: [20, 40, 80] }
 
 function deliver(source: Parameters<typeof startWebhookDelivery>[0], options = FAST) {
   const delivery = startWebhookDelivery(source, options)

@@ -52,6 +52,19 @@ const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1')
 /** Resolves a host name to its addresses, as `dns.lookup(host, { all: true })` does. */
 export type HostLookup = (hostname: string) => Promise<string[]>
 
+/** `lookup`, failing once `signal` aborts (a resolver may take its own time, retries and all). */
+export function boundedLookup(lookup: HostLookup, signal: AbortSignal): HostLookup {
+  return (hostname) =>
+    new Promise((resolve, reject) => {
+      const stop = () => reject(signal.reason)
+      if (signal.aborted) return stop()
+      signal.addEventListener('abort', stop, { once: true })
+      lookup(hostname)
+        .then(resolve, reject)
+        .finally(() => signal.removeEventListener('abort', stop))
+    })
+}
+
 /**
  * Why a URL's host is refused, its name resolved by `lookup`: any address it resolves to that is
  * not public refuses it. A name that cannot be resolved is refused too, unless `unresolved` is
@@ -69,7 +82,8 @@ export async function hostRefusal(
     addresses = await lookup(hostname)
   } catch (error) {
     if (unresolved === 'allowed') return undefined
-    return `could not be resolved (${codeOf(error) ?? 'lookup failed'})`
+    const why = (error as Error)?.name === 'TimeoutError' ? 'no answer in time' : codeOf(error)
+    return `could not be resolved (${why ?? 'lookup failed'})`
   }
   if (addresses.length === 0) return unresolved === 'allowed' ? undefined : 'resolves to no address'
   for (const address of addresses) {

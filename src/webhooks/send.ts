@@ -3,7 +3,7 @@
  * networks are allowed), then one POST through `fetch`, with a time limit and no redirect
  * followed. What went wrong is said in words the endpoint's owner reads in its status.
  */
-import { codeOf, type HostLookup, hostRefusal } from './addresses'
+import { boundedLookup, codeOf, type HostLookup, hostRefusal } from './addresses'
 
 /** One delivery as the deliverer sends it. */
 export interface WebhookRequest {
@@ -31,8 +31,10 @@ export interface SenderOptions {
 export function createSender(options: SenderOptions): WebhookSender {
   return async ({ url, headers, body }) => {
     const { hostname } = new URL(url)
+    // One time limit for the lookup and the request: the lease's margin counts on it.
+    const deadline = AbortSignal.timeout(options.timeoutMs)
     if (!options.allowPrivateNetworks) {
-      const refused = await hostRefusal(hostname, options.lookup)
+      const refused = await hostRefusal(hostname, boundedLookup(options.lookup, deadline))
       if (refused) return { ok: false, error: `refused: ${hostname} ${refused}` }
     }
     let response: Response
@@ -42,7 +44,7 @@ export function createSender(options: SenderOptions): WebhookSender {
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'movie-log' },
         body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal: deadline,
       })
     } catch (error) {
       return { ok: false, error: failureOf(error, options.timeoutMs) }

@@ -1,6 +1,6 @@
 /** `webhooksOf`: what an owner does with their webhook endpoints: add, list, remove. */
 import type { MovieLog, MovieLogs } from '../core/movie-log'
-import { type HostLookup, hostRefusal, systemLookup } from './addresses'
+import { boundedLookup, type HostLookup, hostRefusal, systemLookup } from './addresses'
 import {
   type AddressPolicy,
   MAX_ENDPOINTS,
@@ -80,17 +80,6 @@ export interface Webhooks {
 // A registration waits this long for its host's addresses, then lets it in (delivery looks again).
 const LOOKUP_TIMEOUT_MS = 2000
 
-/** `lookup`, failing after `ms`. */
-function bounded(lookup: HostLookup, ms: number): HostLookup {
-  return (hostname) => {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('lookup timed out')), ms)
-    })
-    return Promise.race([lookup(hostname), late]).finally(() => clearTimeout(timer))
-  }
-}
-
 /**
  * Options of `webhooksOf`.
  *
@@ -131,7 +120,10 @@ export function webhooksOf(
     add: async (input) => {
       const { url, events } = parseNewEndpoint(input, options)
       const host = new URL(url).hostname
-      const lookup = bounded(options.lookup ?? systemLookup, LOOKUP_TIMEOUT_MS)
+      const lookup = boundedLookup(
+        options.lookup ?? systemLookup,
+        AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
+      )
       const refused = !options.allowPrivateNetworks && (await hostRefusal(host, lookup, 'allowed'))
       if (refused) {
         const message = `${refused}: set MOVIE_LOG_WEBHOOK_PRIVATE=1 to allow it`
