@@ -310,6 +310,23 @@ describe('delivering', () => {
     await receiver.waitFor(3)
   })
 
+  it('stops within its grace, cutting off a delivery that hangs, to send it again later', async () => {
+    const log = createMovieLog()
+    const receiver = await startReceiver()
+    await webhooksOf(log, LOCAL).add({ url: receiver.url })
+    receiver.answerNext('hang')
+    const first = startWebhookDelivery(log, { ...FAST, timeoutMs: 60_000, leaseMs: 600_000 })
+    const movie = await log.addMovie(titled('Heat'))
+    await receiver.waitFor(1)
+    await first.stop()
+    expect((await webhooksOf(log).list())[0]?.lastError?.message).toBe(
+      'cut off: the deliverer stopped',
+    )
+    deliver(log)
+    await receiver.waitFor(2)
+    expect(delivered(receiver).map((payload) => payload.data.id)).toEqual([movie.id])
+  })
+
   it('stops, failing, an endpoint left further behind than the history keeps', async () => {
     const log = createMovieLog()
     const receiver = await startReceiver()

@@ -19,6 +19,9 @@ import {
 import { createSender } from './send'
 import { type EndpointWorker, endpointWorker } from './worker'
 
+/** How long `stop` waits for the deliveries in flight before it cuts them off. */
+const STOP_GRACE_MS = 2000
+
 /** Waits before each retry of a failed delivery: about a day in all (23.7 h), then failing. */
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [
   5, 30, 120, 600, 1800, 3600, 7200, 14_400, 28_800, 28_800,
@@ -63,8 +66,8 @@ export interface WebhookDeliveryOptions {
 /** A running deliverer. */
 export interface WebhookDelivery {
   /**
-   * Stops: no delivery starts after, and those in flight are waited for (each within
-   * `timeoutMs`), so that what was delivered is recorded and not sent again.
+   * Stops: no delivery starts after, and those in flight are waited for, 2 s at most (so that
+   * what was delivered is recorded, not sent again), then cut off; the leases are let go.
    */
   stop(): Promise<void>
 }
@@ -97,8 +100,10 @@ export function startWebhookDelivery(
   const refreshMs = options.refreshMs ?? 10_000
   const onError = options.onError ?? warn
   const stopping = new AbortController()
+  const cutOff = new AbortController()
   const send = createSender({
     timeoutMs,
+    cutOff: cutOff.signal,
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     lookup: options.lookup ?? systemLookup,
@@ -202,7 +207,10 @@ export function startWebhookDelivery(
       clearTimeout(timer)
       while (refreshing) await refreshing
       const workers = [...owners.values()].flatMap(({ endpoints }) => [...endpoints.values()])
+      // A receiver that has not answered within the grace is cut off: stopping stays short.
+      const grace = setTimeout(() => cutOff.abort(), STOP_GRACE_MS)
       await Promise.all(workers.map((worker) => worker.stop()))
+      clearTimeout(grace)
     },
   }
 }

@@ -25,6 +25,8 @@ export interface SenderOptions {
   allowPrivateNetworks: boolean
   fetch: typeof fetch
   lookup: HostLookup
+  /** Cuts off the deliveries in flight (a deliverer stopping): each counts as not delivered. */
+  cutOff: AbortSignal
 }
 
 /** The sender: checks the addresses, posts, and reads nothing of the answer but its status. */
@@ -44,9 +46,10 @@ export function createSender(options: SenderOptions): WebhookSender {
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'movie-log' },
         body,
         redirect: 'manual',
-        signal: deadline,
+        signal: AbortSignal.any([deadline, options.cutOff]),
       })
     } catch (error) {
+      if (options.cutOff.aborted) return { ok: false, error: 'cut off: the deliverer stopped' }
       return { ok: false, error: failureOf(error, options.timeoutMs) }
     }
     // Nothing of the answer is read: its body is let go, and its connection with it.

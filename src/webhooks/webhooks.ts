@@ -1,5 +1,6 @@
 /** `webhooksOf`: what an owner does with their webhook endpoints: add, list, remove. */
 import type { MovieLog, MovieLogs } from '../core/movie-log'
+import type { LogRecords } from '../core/records'
 import { boundedLookup, type HostLookup, hostRefusal, systemLookup } from './addresses'
 import {
   type AddressPolicy,
@@ -80,6 +81,11 @@ export interface Webhooks {
 // A registration waits this long for its host's addresses, then lets it in (delivery looks again).
 const LOOKUP_TIMEOUT_MS = 2000
 
+// What a removed endpoint leaves of its state is forgotten after a day: a delivery in flight
+// when it was removed may still write it meanwhile.
+const forget = (records: LogRecords, id: string) =>
+  writeState(records, id, { cursor: null, stopped: 'removed' }, 24 * 3600 * 1000)
+
 /**
  * Options of `webhooksOf`.
  *
@@ -138,7 +144,8 @@ export function webhooksOf(
       }
       if (isMany(source)) await noteOwner(source, owner as string)
       // Where its deliveries start, written before the endpoint can be seen: the next change.
-      await writeState(records, endpoint.id, { cursor: (await history.latestChange()) ?? null })
+      const start = { cursor: (await history.latestChange()) ?? null }
+      await writeState(records, endpoint.id, start)
       await updateEndpoints(records, (endpoints) => {
         if (endpoints.length >= MAX_ENDPOINTS) {
           throw new WebhookValidationError([
@@ -149,6 +156,9 @@ export function webhooksOf(
           ])
         }
         return [...endpoints, endpoint]
+      }).catch(async (error: unknown) => {
+        await forget(records, endpoint.id).catch(() => {})
+        throw error
       })
       endpointsChanged()
       return endpoint
@@ -164,7 +174,10 @@ export function webhooksOf(
         found = endpoints.some((endpoint) => endpoint.id === id)
         return found ? endpoints.filter((endpoint) => endpoint.id !== id) : undefined
       })
-      if (found) endpointsChanged()
+      if (found) {
+        endpointsChanged()
+        await forget(records, id)
+      }
       return found
     },
   }
