@@ -294,6 +294,15 @@ describe('delivering', () => {
     expect(receiver.received).toHaveLength(0)
   })
 
+  it('refuses options it could only misread, naming them', () => {
+    const log = createMovieLog()
+    expect(() => startWebhookDelivery(log, { retryDelaysMs: [] })).toThrow(/retryDelaysMs/)
+    expect(() => startWebhookDelivery(log, { timeoutMs: 0 })).toThrow(/timeoutMs/)
+    expect(() => startWebhookDelivery(log, { timeoutMs: 30_000, leaseMs: 40_000 })).toThrow(
+      /leaseMs \(40000\) must be at least/,
+    )
+  })
+
   it('never slows an add: changes are logged while a delivery hangs', async () => {
     const log = createMovieLog()
     const receiver = await startReceiver()

@@ -88,6 +88,7 @@ export function startWebhookDelivery(
   source: MovieLog | MovieLogs,
   options: WebhookDeliveryOptions = {},
 ): WebhookDelivery {
+  checkOptions(options)
   const timeoutMs = options.timeoutMs ?? 10_000
   const leaseMs = options.leaseMs ?? 60_000
   const marginMs = timeoutMs + leaseMs / 6
@@ -212,6 +213,25 @@ export function startWebhookDelivery(
       await Promise.all(workers.map((worker) => worker.stop()))
       clearTimeout(grace)
     },
+  }
+}
+
+/** Refuses options the deliverer could only misread, when it is started. */
+function checkOptions(options: WebhookDeliveryOptions): void {
+  for (const name of ['timeoutMs', 'leaseMs', 'refreshMs'] as const) {
+    const value = options[name]
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+      throw new TypeError(`movie-log: ${name} must be a positive number of ms, not ${value}`)
+    }
+  }
+  const delays = options.retryDelaysMs
+  if (
+    delays !== undefined &&
+    (!Array.isArray(delays) ||
+      delays.length === 0 ||
+      !delays.every((delay) => Number.isFinite(delay) && delay > 0))
+  ) {
+    throw new TypeError('movie-log: retryDelaysMs must be a non-empty list of positive ms')
   }
 }
 
