@@ -100,7 +100,6 @@ async function attempt(
   state.retry = {
     change: change.id,
     attempts,
-    firstFailedAt: retry?.firstFailedAt ?? at,
     timestamp,
     nextAt,
   }
