@@ -75,6 +75,7 @@ export {
   type Watched,
   type WatchTime,
 } from './plugins'
+export type { HostLookup } from './webhooks/addresses'
 export {
   DEFAULT_RETRY_DELAYS_MS,
   startWebhookDelivery,
@@ -87,7 +88,6 @@ export {
   type WebhookEvent,
   WebhookValidationError,
 } from './webhooks/endpoint'
-export type { HostLookup } from './webhooks/send'
 export type { WebhookStatus } from './webhooks/state'
 export {
   type CreatedWebhookEndpoint,

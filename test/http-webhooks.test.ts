@@ -8,6 +8,8 @@ import { HTTP_TARGETS } from './_http-targets'
 import { createResponseChecker } from './_openapi'
 
 const JSON_BODY = { 'content-type': 'application/json' }
+// Every host a public address, with no lookup leaving the machine.
+const PUBLIC = { lookup: async () => ['93.184.215.14'] }
 const post = (body: unknown) => ({
   method: 'POST',
   headers: JSON_BODY,
@@ -16,7 +18,7 @@ const post = (body: unknown) => ({
 
 describe.each(HTTP_TARGETS)('{base}/webhooks on %s', (_name, serve) => {
   it('registers, lists, reads and removes an endpoint; the secret only once', async () => {
-    const target = await serve(createMovieLog())
+    const target = await serve(createMovieLog(), { webhooks: PUBLIC })
     try {
       const created = await target.fetch(
         '/movies/webhooks',
@@ -50,7 +52,7 @@ describe.each(HTTP_TARGETS)('{base}/webhooks on %s', (_name, serve) => {
   })
 
   it('refuses a bad endpoint naming its fields, another content type and another method', async () => {
-    const target = await serve(createMovieLog())
+    const target = await serve(createMovieLog(), { webhooks: PUBLIC })
     try {
       const bad = await target.fetch(
         '/movies/webhooks',
@@ -121,6 +123,7 @@ describe('{base}/webhooks in a household', () => {
     const logs = createMovieLogs()
     const handle = toWebHandler(logs, {
       owner: (request) => request.headers.get('x-owner') ?? undefined,
+      webhooks: PUBLIC,
     })
     const check = createResponseChecker('/movies')
     const as = async (owner: string, path: string, init: RequestInit = {}) => {

@@ -33,7 +33,8 @@ interface Store {
   drop?: (url: string, namespace: string) => Promise<void>
 }
 
-const OPTIONS: WebhookDeliveryOptions = { allowPrivateNetworks: true, timeoutMs: 500 }
+// No receiver here hangs: the time limit only guards against one that would.
+const OPTIONS: WebhookDeliveryOptions = { allowPrivateNetworks: true, timeoutMs: 5000 }
 
 // A log is closed once, by its test or after it.
 const closed = new WeakSet<ClosableMovieLog>()
@@ -84,7 +85,8 @@ function suite(name: string, store: Store) {
     const { id } = await webhooksOf(first, { allowPrivateNetworks: true }).add({
       url: receiver.url,
     })
-    const quick = { ...OPTIONS, timeoutMs: 200, leaseMs: 1500, onError: () => {} }
+    // Short leases, so that the first's end within seconds.
+    const quick = { ...OPTIONS, timeoutMs: 500, leaseMs: 2000, onError: () => {} }
     const firstDelivery = deliver(first, quick)
     // Once the first holds the endpoint's lease, its store goes, as with a process killed: it
     // cannot let the lease go.
@@ -96,7 +98,7 @@ function suite(name: string, store: Store) {
     await firstDelivery.stop()
     deliver(second, quick)
     const movie = await second.addMovie(aMovie({ title: 'After' }))
-    await receiver.waitFor(1, 10_000)
+    await receiver.waitFor(1, 30_000)
     expect(payloadsOf(receiver.received).map((payload) => payload.data.id)).toEqual([movie.id])
   })
 

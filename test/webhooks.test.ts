@@ -23,7 +23,8 @@ afterEach(async () => {
 
 // The receiver is on 127.0.0.1: allowed here, as MOVIE_LOG_WEBHOOK_PRIVATE=1 allows it.
 const LOCAL = { allowPrivateNetworks: true }
-const FAST: WebhookDeliveryOptions = { ...LOCAL, timeoutMs: 300, retryDelaysMs: [20, 40, 80] }
+// A short retry schedule; a time limit long enough that only a receiver that hangs meets it.
+const FAST: WebhookDeliveryOptions = { ...LOCAL, timeoutMs: 2000, retryDelaysMs: [20, 40, 80] }
 
 function deliver(source: Parameters<typeof startWebhookDelivery>[0], options = FAST) {
   const delivery = startWebhookDelivery(source, options)
@@ -92,6 +93,31 @@ describe('registering endpoints', () => {
       ])
     }
     expect(await webhooksOf(log).list()).toEqual([])
+  })
+
+  it('refuses a name that resolves to a private address, looked up at registration', async () => {
+    const log = createMovieLog()
+    const lookup = async (host: string) =>
+      host === 'nas.test' ? ['192.168.1.5'] : ['93.184.215.14']
+    const error = await webhooksOf(log, { lookup })
+      .add({ url: 'http://nas.test:8123/api/webhook/movies' })
+      .catch((caught: unknown) => caught)
+    expect((error as WebhookValidationError).issues).toEqual([
+      {
+        path: 'url',
+        message:
+          'resolves to an address that is a private network address (192.168.1.5): set MOVIE_LOG_WEBHOOK_PRIVATE=1 to allow it',
+      },
+    ])
+    // A public name, or one that does not resolve yet (delivery looks again), is let in.
+    await webhooksOf(log, { lookup }).add({ url: 'https://example.org/hooks' })
+    const unresolved = async () =>
+      Promise.reject(Object.assign(new Error('no'), { code: 'ENOTFOUND' }))
+    await webhooksOf(log, { lookup: unresolved }).add({ url: 'https://later.example/hooks' })
+    expect((await webhooksOf(log).list()).map((endpoint) => endpoint.url)).toEqual([
+      'https://example.org/hooks',
+      'https://later.example/hooks',
+    ])
   })
 
   it("keeps each owner's endpoints their own in a household", async () => {
@@ -268,6 +294,15 @@ describe('delivering', () => {
     expect(receiver.received).toHaveLength(0)
   })
 
+  it('refuses options it could only misread, naming them', () => {
+    const log = createMovieLog()
+    expect(() => startWebhookDelivery(log, { retryDelaysMs: [] })).toThrow(/retryDelaysMs/)
+    expect(() => startWebhookDelivery(log, { timeoutMs: 0 })).toThrow(/timeoutMs/)
+    expect(() => startWebhookDelivery(log, { timeoutMs: 30_000, leaseMs: 40_000 })).toThrow(
+      /leaseMs \(40000\) must be at least/,
+    )
+  })
+
   it('never slows an add: changes are logged while a delivery hangs', async () => {
     const log = createMovieLog()
     const receiver = await startReceiver()
@@ -282,6 +317,23 @@ describe('delivering', () => {
     expect(receiver.received).toHaveLength(1)
     receiver.release()
     await receiver.waitFor(3)
+  })
+
+  it('stops within its grace, cutting off a delivery that hangs, to send it again later', async () => {
+    const log = createMovieLog()
+    const receiver = await startReceiver()
+    await webhooksOf(log, LOCAL).add({ url: receiver.url })
+    receiver.answerNext('hang')
+    const first = startWebhookDelivery(log, { ...FAST, timeoutMs: 60_000, leaseMs: 600_000 })
+    const movie = await log.addMovie(titled('Heat'))
+    await receiver.waitFor(1)
+    await first.stop()
+    expect((await webhooksOf(log).list())[0]?.lastError?.message).toBe(
+      'cut off: the deliverer stopped',
+    )
+    deliver(log)
+    await receiver.waitFor(2)
+    expect(delivered(receiver).map((payload) => payload.data.id)).toEqual([movie.id])
   })
 
   it('stops, failing, an endpoint left further behind than the history keeps', async () => {

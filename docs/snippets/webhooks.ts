@@ -17,7 +17,7 @@ await webhooksOf(logs, 'alice').add({ url: 'https://alice.example/hooks' })
 // Deliveries run where you start them: in each process of your app, one per store.
 const delivery = startWebhookDelivery(logs)
 process.on('SIGTERM', async () => {
-  await delivery.stop() // waits for the deliveries in flight, lets its leases go
+  await delivery.stop() // waits for deliveries in flight (2 s at most), lets its leases go
   await logs.close()
 })
 // #endregion snippet

@@ -48,3 +48,67 @@ export const isAddress = (hostname: string): boolean => ipaddr.isValid(bare(host
 
 // A URL writes an IPv6 address in brackets.
 const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1')
+
+/** Resolves a host name to its addresses, as `dns.lookup(host, { all: true })` does. */
+export type HostLookup = (hostname: string) => Promise<string[]>
+
+/** `lookup`, failing once `signal` aborts (a resolver may take its own time, retries and all). */
+export function boundedLookup(lookup: HostLookup, signal: AbortSignal): HostLookup {
+  return (hostname) =>
+    new Promise((resolve, reject) => {
+      const stop = () => reject(signal.reason)
+      if (signal.aborted) return stop()
+      signal.addEventListener('abort', stop, { once: true })
+      lookup(hostname)
+        .then(resolve, reject)
+        .finally(() => signal.removeEventListener('abort', stop))
+    })
+}
+
+/**
+ * Why a URL's host is refused, its name resolved by `lookup`: any address it resolves to that is
+ * not public refuses it. A name that cannot be resolved is refused too, unless `unresolved` is
+ * `'allowed'` (at registration: the receiver may not be up yet; each delivery looks again).
+ */
+export async function hostRefusal(
+  hostname: string,
+  lookup: HostLookup,
+  unresolved: 'refused' | 'allowed' = 'refused',
+): Promise<string | undefined> {
+  const literal = refusedHost(hostname)
+  if (literal || isAddress(hostname)) return literal
+  let addresses: string[]
+  try {
+    addresses = await lookup(hostname)
+  } catch (error) {
+    if (unresolved === 'allowed') return undefined
+    const why = (error as Error)?.name === 'TimeoutError' ? 'no answer in time' : codeOf(error)
+    return `could not be resolved (${why ?? 'lookup failed'})`
+  }
+  if (addresses.length === 0) return unresolved === 'allowed' ? undefined : 'resolves to no address'
+  for (const address of addresses) {
+    const refused = refusedAddress(address)
+    if (refused) return `resolves to an address that ${refused}`
+  }
+  return undefined
+}
+
+/** The errno an error carries, or its cause does (Node's fetch and dns put it there). */
+export function codeOf(error: unknown): string | undefined {
+  for (let at: unknown = error, depth = 0; at && depth < 4; depth++) {
+    const { code } = at as { code?: unknown }
+    if (typeof code === 'string') return code
+    at = (at as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/**
+ * The runtime's resolver: `node:dns` (Node, Bun, Deno), loaded on first use so that importing
+ * movie-log loads no Node module. Where there is none, a lookup fails (a delivery is refused).
+ */
+export const systemLookup: HostLookup = async (hostname) => {
+  const dns = await import('node:dns')
+  const found = await dns.promises.lookup(hostname, { all: true, verbatim: true })
+  return found.map((entry) => entry.address)
+}

@@ -5,7 +5,7 @@
  * tried at its last interval. The history keeps the latest 1,000 changes: an endpoint left
  * further behind than that cannot be told everything in order, so it stops, failing, saying why.
  */
-import type { StoredChange } from '../core/driver'
+import { HISTORY_BOUND, type StoredChange } from '../core/driver'
 import type { LogRecords } from '../core/records'
 import type { ChangeReader } from '../core/watch'
 import type { StoredEndpoint, WebhookEvent } from './endpoint'
@@ -17,8 +17,7 @@ import { type DeliveryState, readState, writeState } from './state'
 /** Changes read from the history at a time. */
 const PAGE = 100
 
-export const HISTORY_LOST =
-  'more changes were made than the history keeps (1,000) before they could be delivered: remove this endpoint and add it again'
+export const HISTORY_LOST = `more changes were made than the history keeps (${HISTORY_BOUND.toLocaleString('en')}) before they could be delivered: remove this endpoint and add it again`
 
 /** What one endpoint's run needs. */
 export interface EndpointRun {
@@ -101,7 +100,6 @@ async function attempt(
   state.retry = {
     change: change.id,
     attempts,
-    firstFailedAt: retry?.firstFailedAt ?? at,
     timestamp,
     nextAt,
   }

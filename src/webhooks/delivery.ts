@@ -5,6 +5,7 @@
  * endpoint never slows an add.
  */
 import type { MovieLog, MovieLogs } from '../core/movie-log'
+import { type HostLookup, systemLookup } from './addresses'
 import { deliverDue } from './deliver'
 import { leaseOf } from './lease'
 import {
@@ -15,8 +16,11 @@ import {
   readEndpoints,
   whenEndpointsChange,
 } from './registry'
-import { createSender, type HostLookup, systemLookup } from './send'
+import { createSender } from './send'
 import { type EndpointWorker, endpointWorker } from './worker'
+
+/** How long `stop` waits for the deliveries in flight before it cuts them off. */
+const STOP_GRACE_MS = 2000
 
 /** Waits before each retry of a failed delivery: about a day in all (23.7 h), then failing. */
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [
@@ -62,8 +66,8 @@ export interface WebhookDeliveryOptions {
 /** A running deliverer. */
 export interface WebhookDelivery {
   /**
-   * Stops: no delivery starts after, and those in flight are waited for (each within
-   * `timeoutMs`), so that what was delivered is recorded and not sent again.
+   * Stops: no delivery starts after, and those in flight are waited for, 2 s at most (so that
+   * what was delivered is recorded, not sent again), then cut off; the leases are let go.
    */
   stop(): Promise<void>
 }
@@ -84,6 +88,7 @@ export function startWebhookDelivery(
   source: MovieLog | MovieLogs,
   options: WebhookDeliveryOptions = {},
 ): WebhookDelivery {
+  checkOptions(options)
   const timeoutMs = options.timeoutMs ?? 10_000
   const leaseMs = options.leaseMs ?? 60_000
   const marginMs = timeoutMs + leaseMs / 6
@@ -96,8 +101,10 @@ export function startWebhookDelivery(
   const refreshMs = options.refreshMs ?? 10_000
   const onError = options.onError ?? warn
   const stopping = new AbortController()
+  const cutOff = new AbortController()
   const send = createSender({
     timeoutMs,
+    cutOff: cutOff.signal,
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     lookup: options.lookup ?? systemLookup,
@@ -201,8 +208,30 @@ export function startWebhookDelivery(
       clearTimeout(timer)
       while (refreshing) await refreshing
       const workers = [...owners.values()].flatMap(({ endpoints }) => [...endpoints.values()])
+      // A receiver that has not answered within the grace is cut off: stopping stays short.
+      const grace = setTimeout(() => cutOff.abort(), STOP_GRACE_MS)
       await Promise.all(workers.map((worker) => worker.stop()))
+      clearTimeout(grace)
     },
+  }
+}
+
+/** Refuses options the deliverer could only misread, when it is started. */
+function checkOptions(options: WebhookDeliveryOptions): void {
+  for (const name of ['timeoutMs', 'leaseMs', 'refreshMs'] as const) {
+    const value = options[name]
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+      throw new TypeError(`movie-log: ${name} must be a positive number of ms, not ${value}`)
+    }
+  }
+  const delays = options.retryDelaysMs
+  if (
+    delays !== undefined &&
+    (!Array.isArray(delays) ||
+      delays.length === 0 ||
+      !delays.every((delay) => Number.isFinite(delay) && delay > 0))
+  ) {
+    throw new TypeError('movie-log: retryDelaysMs must be a non-empty list of positive ms')
   }
 }
 

@@ -18,8 +18,7 @@ export interface DeliveryState {
     change: string
     /** Attempts made so far. */
     attempts: number
-    /** When it first failed, and the time in its payload (the same on every attempt). */
-    firstFailedAt: number
+    /** The time in its payload: the same on every attempt. */
     timestamp: string
     nextAt: number
   }

@@ -1,5 +1,7 @@
 /** `webhooksOf`: what an owner does with their webhook endpoints: add, list, remove. */
 import type { MovieLog, MovieLogs } from '../core/movie-log'
+import type { LogRecords } from '../core/records'
+import { boundedLookup, type HostLookup, hostRefusal, systemLookup } from './addresses'
 import {
   type AddressPolicy,
   MAX_ENDPOINTS,
@@ -76,8 +78,29 @@ export interface Webhooks {
   remove(id: string): Promise<boolean>
 }
 
-/** Options of `webhooksOf`. */
-export type WebhooksOptions = AddressPolicy
+// A registration waits this long for its host's addresses, then lets it in (delivery looks again).
+const LOOKUP_TIMEOUT_MS = 2000
+
+// What a removed endpoint leaves of its state is forgotten after a day: a delivery in flight
+// when it was removed may still write it meanwhile.
+const forget = (records: LogRecords, id: string) =>
+  writeState(records, id, { cursor: null, stopped: 'removed' }, 24 * 3600 * 1000)
+
+/**
+ * Options of `webhooksOf`.
+ *
+ * @example
+ * ```ts
+ * webhooksOf(log, { allowPrivateNetworks: true })
+ * ```
+ */
+export interface WebhooksOptions extends AddressPolicy {
+  /**
+   * Resolves an endpoint's host at registration, to refuse a name whose addresses are private
+   * (a name that does not resolve is let in: each delivery looks again). Default: `node:dns`.
+   */
+  lookup?: HostLookup
+}
 
 /**
  * The webhook endpoints of a log made by `createMovieLog`, or of one owner of many
@@ -102,6 +125,16 @@ export function webhooksOf(
   return {
     add: async (input) => {
       const { url, events } = parseNewEndpoint(input, options)
+      const host = new URL(url).hostname
+      const lookup = boundedLookup(
+        options.lookup ?? systemLookup,
+        AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
+      )
+      const refused = !options.allowPrivateNetworks && (await hostRefusal(host, lookup, 'allowed'))
+      if (refused) {
+        const message = `${refused}: set MOVIE_LOG_WEBHOOK_PRIVATE=1 to allow it`
+        throw new WebhookValidationError([{ path: 'url', message }])
+      }
       const endpoint: StoredEndpoint = {
         id: newEndpointId(),
         url,
@@ -111,7 +144,8 @@ export function webhooksOf(
       }
       if (isMany(source)) await noteOwner(source, owner as string)
       // Where its deliveries start, written before the endpoint can be seen: the next change.
-      await writeState(records, endpoint.id, { cursor: (await history.latestChange()) ?? null })
+      const start = { cursor: (await history.latestChange()) ?? null }
+      await writeState(records, endpoint.id, start)
       await updateEndpoints(records, (endpoints) => {
         if (endpoints.length >= MAX_ENDPOINTS) {
           throw new WebhookValidationError([
@@ -122,6 +156,9 @@ export function webhooksOf(
           ])
         }
         return [...endpoints, endpoint]
+      }).catch(async (error: unknown) => {
+        await forget(records, endpoint.id).catch(() => {})
+        throw error
       })
       endpointsChanged()
       return endpoint
@@ -137,7 +174,10 @@ export function webhooksOf(
         found = endpoints.some((endpoint) => endpoint.id === id)
         return found ? endpoints.filter((endpoint) => endpoint.id !== id) : undefined
       })
-      if (found) endpointsChanged()
+      if (found) {
+        endpointsChanged()
+        await forget(records, id)
+      }
       return found
     },
   }

@@ -333,6 +333,9 @@ describeUnless(UNDER_CI ? undefined : 'runs under CI=true', 'CI', `this machine'
           "dist/web.d.ts",
           "dist/web.js",
           "dist/web.js.map",
+          "dist/webhooks-[hash].d.ts",
+          "dist/webhooks-[hash].js",
+          "dist/webhooks-[hash].js.map",
           "package.json",
         ]
       `)
