@@ -234,12 +234,12 @@ byId('all-years').addEventListener('click', () => {
   void load(false)
 })
 const review = createReview(session, byId('review'))
-// The share control's code (./share.ts, a bundle of its own) comes when it is first opened.
+// The share control's code (./share.ts with ./webhooks.ts, a bundle of its own) comes when it is first opened.
 byId('share').addEventListener(
   'toggle',
   () =>
     void import(`${base}/assets/${SHARE_CONTROL}`).then((share: typeof import('./share')) =>
-      share.showShare(byId('share'), logUrl, base, session.token),
+      share.showShare(byId<HTMLDetailsElement>('share'), logUrl, base, session.token),
     ),
   { once: true },
 )

@@ -1,9 +1,14 @@
 /**
- * The "Share" control: the person's share link (`{log}/share`), turned on, renewed (the link
- * before stops working) or off, whether it shows the notes and lets search engines index it.
- * Loaded when the control is first opened, and built then: the diary's first view carries none
- * of it. It imports nothing the page's script has (a shared chunk would load with the page).
+ * The "Share and follow" control: the person's share link (`{log}/share`), turned on, renewed
+ * (the link before stops working) or off, whether it shows the notes and lets search engines
+ * index it; then their webhooks (./webhooks.ts). Loaded when the control is first opened, and
+ * built then: the diary's first view carries none of it. A script of its own (the build makes
+ * no chunk shared with the page's), so what it imports of the page's files it carries again:
+ * `dom.ts` alone, never the client.
  */
+import { element as make } from './dom'
+import { ownRoutes } from './own-routes'
+import { showWebhooks } from './webhooks'
 
 interface LinkAnswer {
   token: string
@@ -13,20 +18,9 @@ interface LinkAnswer {
   ics: string
 }
 
-const make = <K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attributes: Record<string, string> = {},
-  children: (Node | string)[] = [],
-) => {
-  const node = document.createElement(tag)
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value)
-  node.append(...children)
-  return node
-}
-
 /** Fills `panel` and keeps it in step with the server; `token`, the tab's, if any. */
 export function showShare(
-  panel: HTMLElement,
+  panel: HTMLDetailsElement,
   logUrl: string,
   base: string,
   token: () => string | null,
@@ -42,24 +36,13 @@ export function showShare(
   const stop = make('button', { type: 'button', class: 'danger' }, ['Stop sharing'])
   panel.append(said, notesLabel, indexLabel, make('div', { class: 'actions' }, [renew, stop]))
 
-  const call = async (method: string, body?: object) => {
-    const headers: Record<string, string> = { accept: 'application/json' }
-    const bearer = token()
-    if (bearer) headers.authorization = `Bearer ${bearer}`
-    if (body) headers['content-type'] = 'application/json'
-    const response = await fetch(`${logUrl}/share`, {
-      method,
-      headers,
-      body: body && JSON.stringify(body),
-    })
-    if (response.status === 404 || response.status === 204) return show(undefined)
-    if (!response.ok) throw new Error(`HTTP ${response.status}`)
-    show((await response.json()) as LinkAnswer)
-  }
+  const call = ownRoutes(logUrl, token)
   const run = (method: string, body?: object) =>
-    call(method, body).catch((error: Error) => {
-      said.textContent = `The share link could not be read or changed (${error.message}).`
-    })
+    call<LinkAnswer>('/share', method, body)
+      .then(show)
+      .catch((error: Error) => {
+        said.textContent = error.message
+      })
 
   function show(link: LinkAnswer | undefined) {
     stop.hidden = !link
@@ -88,4 +71,5 @@ export function showShare(
   )
   stop.addEventListener('click', () => void run('DELETE'))
   void run('GET')
+  showWebhooks(panel, call)
 }
