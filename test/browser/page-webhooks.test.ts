@@ -33,9 +33,9 @@ describeUnless(NO_BROWSER, 'Chromium', 'webhooks from the page', () => {
     page.setDefaultTimeout(20_000) // only stops a hung step
     await page.goto(`${site.origin}/`)
     await page.click('#share summary')
-    await page.getByText('No endpoint yet.').waitFor()
     return { site, page }
   }
+  const listed = (page: Page) => page.getByText('No endpoint yet.').waitFor()
 
   const statusOf = (page: Page) => page.locator('#share section [role="status"]').textContent()
   const reopen = async (page: Page) => {
@@ -45,6 +45,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'webhooks from the page', () => {
 
   it('adds an endpoint, shows its secret once, lists it with its status and removes it', async () => {
     const { site, page } = await openControl({ MOVIE_LOG_WEBHOOK_PRIVATE: '1' })
+    await listed(page)
     const receiver = await startReceiver()
 
     // A URL the server refuses: said beside the field, the keyboard left on it, nothing stored.
@@ -99,6 +100,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'webhooks from the page', () => {
 
   it('shows a failed delivery in the list: the error and when', async () => {
     const { site, page } = await openControl({ MOVIE_LOG_WEBHOOK_PRIVATE: '1' })
+    await listed(page)
     const receiver = await startReceiver()
     receiver.answerNext(503, 503, 503)
     await page.fill('#hook-url', receiver.url)
@@ -116,6 +118,7 @@ describeUnless(NO_BROWSER, 'Chromium', 'webhooks from the page', () => {
 
   it('says why a receiver on 127.0.0.1 is refused on a server that does not allow it', async () => {
     const { page } = await openControl()
+    await listed(page)
     const receiver = await startReceiver()
     await page.fill('#hook-url', receiver.url)
     await page.getByRole('button', { name: 'Add endpoint' }).click()
@@ -124,5 +127,21 @@ describeUnless(NO_BROWSER, 'Chromium', 'webhooks from the page', () => {
     expect(await page.locator('#hook-url-error').textContent()).toMatch(/^Is a loopback address/)
     expect(await page.getByText('No endpoint yet.').count()).toBe(1)
     expect(await seriousViolations(page)).toEqual([])
+  })
+
+  it('on a server with a token, lists nothing before it is given, and asks for it to add', async () => {
+    const { page } = await openControl({
+      MOVIE_LOG_TOKEN: 'hook-token',
+      MOVIE_LOG_WEBHOOK_PRIVATE: '1',
+    })
+    await expect.poll(() => statusOf(page)).toMatch(/^Your token is needed to show this/)
+    const receiver = await startReceiver()
+    await page.fill('#hook-url', receiver.url)
+    await page.getByRole('button', { name: 'Add endpoint' }).click()
+    await page.locator('dialog#token').waitFor({ state: 'visible' })
+    await page.fill('#token-input', 'hook-token')
+    await page.keyboard.press('Enter')
+    await page.getByLabel(/copy it now/).waitFor()
+    await expect.poll(() => page.locator('#share li').textContent()).toContain(receiver.url)
   })
 })

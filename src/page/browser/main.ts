@@ -3,7 +3,12 @@
  * searched by words, and the year in review. With
  * the server out of reach, the diary last seen on this device, and adds kept until it is back.
  */
-import { createCatalogClient, importFile, StoreUnavailableError } from '../../client/index'
+import {
+  createCatalogClient,
+  importFile,
+  MovieLogHttpError,
+  StoreUnavailableError,
+} from '../../client/index'
 import { createAdds } from './adds'
 import { editActions } from './changes'
 import { connectTrakt, showWebhooks } from './connect'
@@ -239,7 +244,7 @@ byId('share').addEventListener(
   'toggle',
   () =>
     void import(`${base}/assets/${SHARE_CONTROL}`).then((share: typeof import('./share')) =>
-      share.showShare(byId<HTMLDetailsElement>('share'), logUrl, base, session.token),
+      share.showShare(byId<HTMLDetailsElement>('share'), logUrl, base, session, MovieLogHttpError),
     ),
   { once: true },
 )

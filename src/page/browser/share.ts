@@ -4,10 +4,12 @@
  * index it; then their webhooks (./webhooks.ts). Loaded when the control is first opened, and
  * built then: the diary's first view carries none of it. A script of its own (the build makes
  * no chunk shared with the page's), so what it imports of the page's files it carries again:
- * `dom.ts` alone, never the client.
+ * `dom.ts` alone, never the client (types aside).
  */
+import type { MovieLogHttpError } from '../../client/index'
 import { element as make } from './dom'
 import { ownRoutes } from './own-routes'
+import type { Session } from './token'
 import { showWebhooks } from './webhooks'
 
 interface LinkAnswer {
@@ -18,12 +20,16 @@ interface LinkAnswer {
   ics: string
 }
 
-/** Fills `panel` and keeps it in step with the server; `token`, the tab's, if any. */
+/**
+ * Fills `panel` and keeps it in step with the server, as the person `session` calls for;
+ * `HttpError`, the client's `MovieLogHttpError` (./own-routes.ts).
+ */
 export function showShare(
   panel: HTMLDetailsElement,
   logUrl: string,
   base: string,
-  token: () => string | null,
+  session: Session,
+  HttpError: typeof MovieLogHttpError,
 ) {
   const said = make('p', { role: 'status' })
   const choice = (name: string, label: string) => {
@@ -36,7 +42,7 @@ export function showShare(
   const stop = make('button', { type: 'button', class: 'danger' }, ['Stop sharing'])
   panel.append(said, notesLabel, indexLabel, make('div', { class: 'actions' }, [renew, stop]))
 
-  const call = ownRoutes(logUrl, token)
+  const call = ownRoutes(logUrl, session, HttpError)
   const run = (method: string, body?: object) =>
     call<LinkAnswer>('/share', method, body)
       .then(show)
