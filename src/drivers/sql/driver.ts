@@ -36,6 +36,11 @@ export interface SqlConnection {
    * history records no change for counting in. Elsewhere: at each write.
    */
   termsOnRead?: { adds: boolean; reads: boolean }
+  /**
+   * Whether no write is waiting or being committed (SQLite's group commit): where adds leave
+   * their terms, a burst of them is counted in while this holds (sql/fold.ts).
+   */
+  idle?: () => boolean
   close(): Promise<void>
 }
 
@@ -115,6 +120,7 @@ export function createSqlDriver(
   const terms = termsCounting(query, connection.unbounded ?? query, sql.terms, namespace, {
     addsLeave: connection.termsOnRead?.adds === true,
     readsCount: connection.termsOnRead?.reads === true,
+    idle: connection.idle,
   })
 
   const log = (owner: string): LogDriver => {
@@ -130,11 +136,12 @@ export function createSqlDriver(
       return written
     }
     return {
-      put: async (movie) =>
-        woken(
-          (await run(sql.put, movie.id, movie.screenedDate, movieText(movie), terms.of(movie)))
-            .length === 1,
-        ),
+      put: async (movie) => {
+        const movieTerms = terms.of(movie)
+        const rows = await run(sql.put, movie.id, movie.screenedDate, movieText(movie), movieTerms)
+        if (rows.length === 1 && movieTerms === null) terms.left(owner)
+        return woken(rows.length === 1)
+      },
       // No stored id holds a NUL (PostgreSQL text cannot): such an id is not found, not an error.
       get: async (id) => (id.includes('\0') ? undefined : toMovies(await run(sql.get, id))[0]),
       listAfter: async (after, limit) =>
@@ -274,7 +281,9 @@ export function createSqlDriver(
     onChange: watchers.onChange,
     close: () => {
       const sending = [...announcing.values()].map((entry) => entry.sent)
-      closing ??= Promise.allSettled([watchers.close(), ...sending]).then(() => connection.close())
+      closing ??= Promise.allSettled([watchers.close(), terms.close(), ...sending]).then(() =>
+        connection.close(),
+      )
       return closing
     },
   }

@@ -151,8 +151,11 @@ export function termsStatements(dialect: SqlDialect): TermsStatements {
     indexAll:
       dialect === 'postgres'
         ? `UPDATE ${MOVIES} m SET terms = u.terms FROM (SELECT value ->> 0 AS id, value ->> 1 AS movie, value ->> 2 AS terms FROM jsonb_array_elements($3::jsonb)) AS u WHERE m.namespace = $1 AND m.owner = $2 AND m.id = u.id AND m.movie = u.movie AND m.terms IS NULL`
-        : // Materialized: the JSON is read once, not once per row of the join.
-          `WITH u(id, movie, terms) AS MATERIALIZED (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each($3)) UPDATE ${MOVIES} SET terms = u.terms FROM u WHERE ${MOVIES}.namespace = $1 AND ${MOVIES}.owner = $2 AND ${MOVIES}.id = u.id AND ${MOVIES}.movie = u.movie AND ${MOVIES}.terms IS NULL`,
+        : // Materialized: the JSON is read once, not once per row of the join. The batch's rows
+          // carry the namespace and owner, so its rows drive the join, each a seek of the primary
+          // key: given them as constants, SQLite reads every waiting row of the owner and scans
+          // the batch for each (issue 61: 8 s of CPU for 10,000 adds, now 1.4 s).
+          `WITH u(namespace, owner, id, movie, terms) AS MATERIALIZED (SELECT $1, $2, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each($3)) UPDATE ${MOVIES} SET terms = u.terms FROM u WHERE ${MOVIES}.namespace = u.namespace AND ${MOVIES}.owner = u.owner AND ${MOVIES}.id = u.id AND ${MOVIES}.movie = u.movie AND ${MOVIES}.terms IS NULL`,
     screen: `UPDATE ${WORDS} SET screened = (SELECT m.screened FROM ${MOVIES} m WHERE m.namespace = ${WORDS}.namespace AND m.owner = ${WORDS}.owner AND m.id = ${WORDS}.id) WHERE namespace = $1 AND screened IS NULL`,
   }
 }
