@@ -215,6 +215,24 @@ describe.each(sqliteClients)('the SQLite driver on %s', (client) => {
     }
   })
 
+  it("counts a search's words (to drive it by the rarest) as ranges of the words' index, never a scan (issue 57)", async () => {
+    const { file } = await open(client)
+    const { query } = await database(file)
+    const { terms } = sqlStatements('sqlite')
+    for (const whole of [1, 2, 3]) {
+      const plan = (await query(`EXPLAIN QUERY PLAN ${terms.termCounts(whole)}`)).map((row) =>
+        String(row.detail),
+      )
+      const reads = plan.filter((line) => line.includes('movie_log_'))
+      expect(reads.length, `${whole}`).toBeGreaterThan(whole)
+      for (const line of reads) {
+        expect(line).toMatch(
+          /^SEARCH movie_log_words USING COVERING INDEX \S+ \(namespace=\? AND owner=\? AND word(=\?|>\? AND word<\?)\)$/,
+        )
+      }
+    }
+  })
+
   it("reads a log's history as a range of its primary key, and its triggers keep it so (issue 29)", async () => {
     const { file } = await open(client)
     const { query } = await database(file)

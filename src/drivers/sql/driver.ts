@@ -6,6 +6,7 @@ import { latestChanges } from '../shared/latest-changes'
 import { createMovieCache } from '../shared/movie-cache'
 import { createWatchers, type WakeHub, type WakeSource } from '../shared/watchers'
 import { termsCounting, termsText } from './backfill'
+import { rarestFirst } from './driving'
 import { rollupRanges } from './rollup'
 import { type SqlDialect, sqlStatements } from './statements'
 
@@ -196,8 +197,9 @@ export function createSqlDriver(
       },
       search: async (words, limit) => {
         await terms.beforeRead(owner)
-        // Longest first: a long word is likely the rarest, and the first one drives the query.
-        const whole = [...words.whole].sort((a, b) => b.length - a.length)
+        // The first word drives the query: the rarest.
+        const whole = await rarestFirst(run, sql.terms, words)
+        if (!whole) return []
         const statement = sql.terms.search(whole.length)
         const bounds = [words.prefix, afterPrefix(words.prefix)]
         // A prefix's rows may repeat a movie: asked again for more while the limit was reached.
@@ -211,7 +213,8 @@ export function createSqlDriver(
       },
       searchPage: async (words, page, limit) => {
         await terms.beforeRead(owner)
-        const whole = [...words.whole].sort((a, b) => b.length - a.length)
+        const whole = await rarestFirst(run, sql.terms, words)
+        if (!whole) return []
         const bounds = [words.prefix, afterPrefix(words.prefix)]
         // A prefix alone: its words (a few seeks), each read in order and merged, when few.
         let prefixed: unknown[] = []
