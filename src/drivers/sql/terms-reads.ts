@@ -152,9 +152,10 @@ export function termsStatements(dialect: SqlDialect): TermsStatements {
           ? `${count(`$${3 + n}`)} AS n${n}`
           : `CASE WHEN ${alone} THEN ${count('$3')} END AS n0`,
       )
-      const first = `(SELECT min(word) FROM ${WORDS} WHERE ${owned} AND word >= ${prefix} AND word < ${after})`
-      const second = `(SELECT min(word) FROM ${WORDS} WHERE ${owned} AND word > f.word AND word < ${after})`
-      return `SELECT ${counts.join(', ')}, p.word, p.more, CASE WHEN ${alone} THEN ${count('p.word')} END AS n FROM (SELECT f.word, ${second} AS more FROM (SELECT ${first} AS word) AS f) AS p`
+      // Materialized: each seek made once, however often the counts name its word.
+      const first = `SELECT (SELECT min(word) FROM ${WORDS} WHERE ${owned} AND word >= ${prefix} AND word < ${after}) AS word`
+      const second = `SELECT f.word, (SELECT min(word) FROM ${WORDS} WHERE ${owned} AND word > f.word AND word < ${after}) AS more FROM f`
+      return `WITH f AS MATERIALIZED (${first}), p AS MATERIALIZED (${second}) SELECT ${counts.join(', ')}, p.word, p.more, CASE WHEN ${alone} THEN ${count('p.word')} END AS n FROM p`
     },
     months: ROLLUP_READS.months,
     years: ROLLUP_READS.years,
