@@ -8,20 +8,14 @@ import {
   type D1PreparedStatementLike,
   openD1Driver,
 } from '../src/drivers/d1/driver'
-import { ownMiniflare } from './_worker'
+import { d1Miniflare } from './_worker'
 
 /**
  * A local D1 (Miniflare's workerd, in memory) for one test file, disposed after it. `binding()`
  * is a new binding of the same database each call, as another isolate of a Worker would hold.
  */
 export function localD1(): { binding(): Promise<D1DatabaseLike>; miniflare: Miniflare } {
-  const miniflare = ownMiniflare({
-    modules: true,
-    script: 'export default { fetch() { return new Response("") } }',
-    d1Databases: ['DB'],
-    cf: false,
-    compatibilityDate: '2026-04-26',
-  })
+  const miniflare = d1Miniflare()
   afterAll(() => miniflare.dispose())
   return {
     miniflare,

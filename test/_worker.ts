@@ -106,6 +106,17 @@ export function ownMiniflare(options: MiniflareOptions): Miniflare {
   return mf
 }
 
+/** A Miniflare holding one D1 database, `DB`, in memory, beside a Worker that does nothing. */
+export function d1Miniflare(): Miniflare {
+  return ownMiniflare({
+    modules: true,
+    script: 'export default { fetch() { return new Response("") } }',
+    d1Databases: ['DB'],
+    cf: false,
+    compatibilityDate: '2026-04-26',
+  })
+}
+
 function miniflareOptions(workers: WorkerSpec[]): MiniflareOptions {
   return {
     host: '127.0.0.1',

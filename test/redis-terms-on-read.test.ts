@@ -1,4 +1,10 @@
-import { createMovieLog, importMovies, type Movie } from 'movie-log'
+import {
+  createMovieLog,
+  createMovieLogs,
+  importMovies,
+  type Movie,
+  registerStoreOpener,
+} from 'movie-log'
 import { afterAll, expect, it } from 'vitest'
 import { openRedisDriver } from '../src/drivers/redis/driver'
 import { SCRIPTS } from '../src/drivers/redis/lua'
@@ -168,6 +174,68 @@ describeWith('REDIS_URL', 'Redis terms counted on read', () => {
     expect(await redis.sCard(diary.key('pending'))).toBe(1200)
     expect(await log.stats()).toEqual(expectedStats(added))
     expect(await redis.sCard(diary.key('pending'))).toBe(0)
+  })
+
+  it("counts in its own backlog a batch per store call, each with a timeout of its own, and never another's (issue 61)", async () => {
+    // Counted inside the read's one call, 100,000 adds made its first search a 503.
+    const namespace = suite.namespace('backlog')
+    const scheme = `test-redis-backlog-${namespace}`
+    const calls: string[] = []
+    registerStoreOpener({
+      schemes: [scheme],
+      remote: true,
+      open: async (_url, options) => {
+        const driver = await openRedisDriver(url, options)
+        return {
+          ...driver,
+          log: (owner) => {
+            const log = driver.log(owner)
+            const { countPending, searchPage } = log
+            return {
+              ...log,
+              countPending:
+                countPending &&
+                (async () => {
+                  const left = await countPending()
+                  calls.push(`${owner} countPending ${left}`)
+                  return left
+                }),
+              searchPage: async (...args) => {
+                calls.push(`${owner} searchPage`)
+                return searchPage?.(...args)
+              },
+            }
+          },
+        }
+      },
+    })
+    const logs = createMovieLogs(`${scheme}://`, { namespace })
+    try {
+      const [alice, bob] = [logs.of('alice'), logs.of('bob')]
+      for (let n = 0; n < 1200; n += 100) {
+        await Promise.all(
+          Array.from({ length: 100 }, (_, k) =>
+            alice.addMovie(aMovie({ title: `Burst ${n + k}` })),
+          ),
+        )
+      }
+      await bob.listMovies({ q: 'burst' })
+      expect((await alice.listMovies({ q: 'burst', limit: 5 })).movies).toHaveLength(5)
+      // 1,200 waiting: 700 left after the first batch, 200 after the second, none after the third.
+      expect(calls).toEqual([
+        'bob countPending 0',
+        'bob searchPage',
+        'alice countPending 700',
+        'alice countPending 200',
+        'alice countPending 0',
+        'alice searchPage',
+      ])
+    } finally {
+      await logs.close()
+      const driver = await openRedisDriver(url, { namespace, connectTimeoutMs: 1000 })
+      for (const owner of ['alice', 'bob']) await driver.drop(owner)
+      await driver.close()
+    }
   })
 
   it('leaves nothing to count after an import', async () => {

@@ -11,8 +11,10 @@ const statements = sqlStatements('sqlite').terms
 function fasterWriter(waiting: number) {
   const asked: string[] = []
   let made = 0
+  let counted = 0
   const query = async (sql: string, parameters: readonly unknown[]) => {
     asked.push(sql)
+    if (sql === statements.indexAll) counted += (JSON.parse(String(parameters[2])) as []).length
     if (sql === statements.uncounted) return [{ n: waiting }]
     if (sql === statements.unindexed) {
       if (batches() > 20) throw new Error('still counting: a reader chasing the writer')
@@ -24,8 +26,10 @@ function fasterWriter(waiting: number) {
     return []
   }
   const batches = () => asked.filter((sql) => sql === statements.unindexed).length
-  const updates = () => asked.filter((sql) => sql === statements.index).length
-  return { query, batches, updates }
+  // Rows given their terms, and the statements that gave them: one per batch (one owner here).
+  const updates = () => counted
+  const statementsRun = () => asked.filter((sql) => sql === statements.indexAll).length
+  return { query, batches, updates, statementsRun }
 }
 
 it.each([
@@ -40,5 +44,6 @@ it.each([
     await countTerms(store.query, statements, 'ns', true)
     expect(store.batches()).toBe(batches)
     expect(store.updates()).toBe(batches * 500)
+    expect(store.statementsRun()).toBe(batches)
   },
 )

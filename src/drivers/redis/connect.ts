@@ -25,6 +25,8 @@ export interface RedisClient {
     cursor: string,
     options: { COUNT: number },
   ): Promise<{ cursor: string; members: string[] }>
+  sRandMemberCount(key: string, count: number): Promise<string[]>
+  sCard(key: string): Promise<number>
   zAdd(key: string, member: { score: number; value: string }): Promise<number>
   zRem(key: string, member: string): Promise<number>
   zRange(

@@ -11,6 +11,12 @@ export interface RedisCountIn {
   /** Counts in the terms of the movies added without them (`pending`), in batches. */
   pending(): Promise<void>
   /**
+   * Counts in one batch of the pending movies (any 500) and answers how many are left: the
+   * core calls it before a search or count, a store call per batch, so a backlog of adds costs
+   * the read batches each within the store timeout, never one timeout for all (issue 61).
+   */
+  pendingBatch(): Promise<number>
+  /**
    * Answers `read` checked (nil while some movie is not counted); when it is nil, counts in the
    * pending movies, and those an older movie-log left (`older`: the terms, or the search
    * pages' words too), then reads unchecked: every add answered before this read began is
@@ -35,21 +41,30 @@ export function redisCountIn(
   // The ids pending when asked, a batch at a time (SSCAN returns every id there from its first
   // call to its last): an add made meanwhile may be counted too, and a writer faster than this
   // reader does not hold it up.
+  const countIds = async (ids: string[]) => {
+    const texts = await call((client) => client.mGet(ids.map((id) => keys.movie + id)))
+    const args = [prefix]
+    for (const [position, id] of ids.entries()) {
+      const text = texts[position] ?? null
+      args.push(id, text ?? '', text === null ? '' : termsLines(parse(text)))
+    }
+    await run(SCRIPTS.COUNT_PENDING, [keys.counted], args)
+  }
   const pending = async () => {
     let cursor = '0'
     do {
       const scanned = await call((client) => client.sScan(keys.pending, cursor, { COUNT: BATCH }))
       cursor = String(scanned.cursor)
-      const ids = scanned.members
-      if (ids.length === 0) continue
-      const texts = await call((client) => client.mGet(ids.map((id) => keys.movie + id)))
-      const args = [prefix]
-      for (const [position, id] of ids.entries()) {
-        const text = texts[position] ?? null
-        args.push(id, text ?? '', text === null ? '' : termsLines(parse(text)))
-      }
-      await run(SCRIPTS.COUNT_PENDING, [keys.counted], args)
+      if (scanned.members.length > 0) await countIds(scanned.members)
     } while (cursor !== '0')
+  }
+  // Any 500 of them (SRANDMEMBER: as many as there are, up to the count; SSCAN may answer none
+  // with more to come), counted in, which takes them out of `pending`.
+  const pendingBatch = async () => {
+    const ids = await call((client) => client.sRandMemberCount(keys.pending, BATCH))
+    if (ids.length === 0) return 0
+    await countIds(ids)
+    return call((client) => client.sCard(keys.pending))
   }
 
   // Indexes each movie missing from `set` by `script`: a log written by an older movie-log. Not
@@ -75,6 +90,7 @@ export function redisCountIn(
 
   return {
     pending,
+    pendingBatch,
     whenCounted: async <T>(
       read: (checked: boolean) => Promise<T | null>,
       older: 'terms' | 'pages',

@@ -220,6 +220,7 @@ export function redisLog(shared: RedisShared, owner: string): LogDriver {
       return texts.flatMap((text) => (text === null ? [] : [parse(text)]))
     },
     countTerms: () => countIn.pending(),
+    countPending: () => countIn.pendingBatch(),
     tallies: async (from, to) => {
       const checks = [keys.ids, keys.counted]
       const read = (checked: boolean) =>

@@ -85,6 +85,9 @@ export function searchTerms(
     }
     return found
   }
+  // A prefix that starts one word only (a tag's term always) is that word, whole: it may be the
+  // rarest term, and the rarest drives (two common tags rarely met read the fewer movies).
+  if (prefixed.length === 1) whole.push(prefixed[0] as Set<string>)
   whole.sort((a, b) => a.size - b.size)
   const [smallest, ...others] = whole as [Set<string>, ...Set<string>[]]
   // Many words share the prefix: the movie's own words are quicker to ask than each word's ids.

@@ -6,6 +6,7 @@ import { latestChanges } from '../shared/latest-changes'
 import { createMovieCache } from '../shared/movie-cache'
 import { createWatchers, type WakeHub, type WakeSource } from '../shared/watchers'
 import { termsCounting, termsText } from './backfill'
+import { rarestFirst } from './driving'
 import { rollupRanges } from './rollup'
 import { type SqlDialect, sqlStatements } from './statements'
 
@@ -36,6 +37,11 @@ export interface SqlConnection {
    * history records no change for counting in. Elsewhere: at each write.
    */
   termsOnRead?: { adds: boolean; reads: boolean }
+  /**
+   * Whether no write is waiting or being committed (SQLite's group commit): where adds leave
+   * their terms, a burst of them is counted in while this holds (sql/fold.ts).
+   */
+  idle?: () => boolean
   close(): Promise<void>
 }
 
@@ -115,6 +121,7 @@ export function createSqlDriver(
   const terms = termsCounting(query, connection.unbounded ?? query, sql.terms, namespace, {
     addsLeave: connection.termsOnRead?.adds === true,
     readsCount: connection.termsOnRead?.reads === true,
+    idle: connection.idle,
   })
 
   const log = (owner: string): LogDriver => {
@@ -130,11 +137,12 @@ export function createSqlDriver(
       return written
     }
     return {
-      put: async (movie) =>
-        woken(
-          (await run(sql.put, movie.id, movie.screenedDate, movieText(movie), terms.of(movie)))
-            .length === 1,
-        ),
+      put: async (movie) => {
+        const movieTerms = terms.of(movie)
+        const rows = await run(sql.put, movie.id, movie.screenedDate, movieText(movie), movieTerms)
+        if (rows.length === 1 && movieTerms === null) terms.left(owner)
+        return woken(rows.length === 1)
+      },
       // No stored id holds a NUL (PostgreSQL text cannot): such an id is not found, not an error.
       get: async (id) => (id.includes('\0') ? undefined : toMovies(await run(sql.get, id))[0]),
       listAfter: async (after, limit) =>
@@ -189,8 +197,9 @@ export function createSqlDriver(
       },
       search: async (words, limit) => {
         await terms.beforeRead(owner)
-        // Longest first: a long word is likely the rarest, and the first one drives the query.
-        const whole = [...words.whole].sort((a, b) => b.length - a.length)
+        // The first word drives the query: the rarest.
+        const whole = await rarestFirst(run, sql.terms, words)
+        if (!whole) return []
         const statement = sql.terms.search(whole.length)
         const bounds = [words.prefix, afterPrefix(words.prefix)]
         // A prefix's rows may repeat a movie: asked again for more while the limit was reached.
@@ -204,7 +213,8 @@ export function createSqlDriver(
       },
       searchPage: async (words, page, limit) => {
         await terms.beforeRead(owner)
-        const whole = [...words.whole].sort((a, b) => b.length - a.length)
+        const whole = await rarestFirst(run, sql.terms, words)
+        if (!whole) return []
         const bounds = [words.prefix, afterPrefix(words.prefix)]
         // A prefix alone: its words (a few seeks), each read in order and merged, when few.
         let prefixed: unknown[] = []
@@ -274,7 +284,9 @@ export function createSqlDriver(
     onChange: watchers.onChange,
     close: () => {
       const sending = [...announcing.values()].map((entry) => entry.sent)
-      closing ??= Promise.allSettled([watchers.close(), ...sending]).then(() => connection.close())
+      closing ??= Promise.allSettled([watchers.close(), terms.close(), ...sending]).then(() =>
+        connection.close(),
+      )
       return closing
     },
   }

@@ -262,7 +262,7 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
   }
   const sqlite = (sql: string) => sql.replace(/\$(\d+)/g, '?$1')
   const { byDate, noLimit, drop, terms, ...rest } = statements
-  const { search, searchPage, drop: _, ...reads } = terms
+  const { search, searchPage, termCounts, drop: _, ...reads } = terms
   return {
     ...(Object.fromEntries(Object.entries(rest).map(([name, sql]) => [name, sqlite(sql)])) as Omit<
       SqlStatements,
@@ -271,8 +271,9 @@ export function sqlStatements(dialect: SqlDialect): SqlStatements {
     terms: {
       ...(Object.fromEntries(
         Object.entries(reads).map(([name, sql]) => [name, sqlite(sql)]),
-      ) as Omit<TermsStatements, 'search' | 'searchPage' | 'drop'>),
+      ) as Omit<TermsStatements, 'search' | 'searchPage' | 'termCounts' | 'drop'>),
       search: (whole) => sqlite(search(whole)),
+      termCounts: (whole) => sqlite(termCounts(whole)),
       searchPage: (...shape) => sqlite(searchPage(...shape)),
       drop: terms.drop.map(sqlite),
     },

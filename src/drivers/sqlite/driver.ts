@@ -129,6 +129,7 @@ async function preparedDriver(
     // in one go once it has the lock (waited for up to BUSY_TIMEOUT_MS, sqlite/busy.ts): none
     // can hang, so the core sets no timer on them (a timer a call, issue 36).
     remote: client.dataVersion === undefined,
+    idle: group.idle,
     close: async () => {
       await group.drained()
       await client.close()

@@ -27,6 +27,8 @@ export interface GroupCommit {
   drained(): Promise<void>
   /** The commits tried so far: moves before any write of a commit is answered. */
   commits(): number
+  /** Whether no write is waiting, about to be committed or being committed. */
+  idle(): boolean
 }
 
 /**
@@ -73,6 +75,7 @@ export function createGroupCommit(client: SqliteClient): GroupCommit {
         schedule()
       }),
     commits: () => commits,
+    idle: () => !committing && !scheduled && waiting.length === 0,
     drained: async () => {
       while (committing || scheduled || waiting.length > 0) {
         await (committing ?? new Promise((done) => setImmediate(done)))

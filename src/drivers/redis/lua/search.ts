@@ -6,9 +6,9 @@
  * KEYS: words, and (to check) ids, counted. ARGV: the tag prefix, limit, the prefix, the least
  * string after it, then the whole words. The texts of at most `limit` movies holding every
  * whole word and a word starting with the prefix; when checked, nil while some movie's terms
- * are not counted yet. Driven by the smallest whole word's set (else each prefixed word's in
- * turn), read by SSCAN a few hundred at a time, each id checked against the other sets: it
- * stops at the limit.
+ * are not counted yet. Driven by the smallest whole word's set (the prefix's word among them
+ * when it starts one only; else each prefixed word's in turn), read by SSCAN a few hundred at a
+ * time, each id checked against the other sets: it stops at the limit.
  */
 export const SEARCH = `if KEYS[3] and redis.call('ZCARD', KEYS[2]) ~= redis.call('SCARD', KEYS[3]) then return false end
 local prefix = ARGV[1]
@@ -23,6 +23,8 @@ for at = 5, #ARGV do
   if size == 0 then return {} end
   whole[#whole + 1] = {key, size}
 end
+-- A prefix that starts one word only (a tag's term always) is that word, whole: it may be the rarest.
+if #whole > 0 and #prefixed == 1 then whole[#whole + 1] = {prefixed[1], redis.call('SCARD', prefixed[1])} end
 table.sort(whole, function(a, b) return a[2] < b[2] end)
 local function holds(keys, id, every)
   for _, key in ipairs(keys) do
@@ -76,8 +78,9 @@ export const PREFIX_WORDS = 128
  * words.
  * A search page in the listing's order: the texts of at most `limit` movies, read along the
  * driving word's ordered set (`wi:` or `wd:`) from the resume point, each within from..to and
- * each other word a SISMEMBER, stopping at the limit. Driven by the rarest whole word; with
- * none, each of the prefix's words is read as far as the limit and the runs merged. When
+ * each other word a SISMEMBER, stopping at the limit. Driven by the rarest whole word (the
+ * prefix's word among them when it starts one only, as a tag's term does); with none, each of
+ * the prefix's words is read as far as the limit and the runs merged. When
  * checked, nil while some movie's words are not in the ordered sets yet; 0 when a prefix alone
  * starts more than PREFIX_WORDS words (the caller orders `SEARCH`'s answer instead).
  */
@@ -96,6 +99,10 @@ for at = 11, #ARGV do
   whole[#whole + 1] = {ARGV[at], size}
 end
 if #whole == 0 and #prefixed > ${PREFIX_WORDS} then return 0 end
+-- A prefix that starts one word only (a tag's term always) is that word, whole: it may be the rarest.
+if #whole > 0 and #prefixed == 1 then
+  whole[#whole + 1] = {prefixed[1], redis.call('SCARD', prefix .. 'word:' .. prefixed[1])}
+end
 table.sort(whole, function(a, b) return a[2] < b[2] end)
 local kind = added and 'wi:' or 'wd:'
 -- A member's screening and id: \`id date\` by the order added, \`date|id\` by date.
