@@ -5,6 +5,7 @@
 import type { Database, Statement } from 'sqlite3'
 import { importPeer } from '../shared/peer'
 import { whenFree } from './busy'
+import type { CheckpointRunner } from './checkpoints'
 import {
   runCommit,
   type SqliteClient,
@@ -131,6 +132,23 @@ function all(db: Database, sql: SqlStep[0], parameters: SqlStep[1]): Promise<Row
 
 export function closeDatabase(db: Database): Promise<void> {
   return new Promise((done, fail) => db.close((error) => (error ? fail(error) : done())))
+}
+
+/**
+ * Checkpoints of the file at `path` on a sqlite3 connection of their own: on sqlite3's thread
+ * pool, beside the client's two (`checkpoints.ts`).
+ */
+export async function sqlite3Checkpoints(
+  sqlite3: typeof import('sqlite3'),
+  path: string,
+): Promise<CheckpointRunner> {
+  const db = await openDatabase(sqlite3, path)
+  return {
+    checkpoint: async () => {
+      await all(db, 'PRAGMA wal_checkpoint(PASSIVE)', [])
+    },
+    close: () => closeDatabase(db),
+  }
 }
 
 /**
