@@ -1,7 +1,7 @@
 // Issue 62 (and 55): the write-ahead log's checkpoints, off the commits. A driver's connections
 // checkpoint inside a commit only past a backstop; after commits, a checkpoint runs on a
 // connection of its own (a worker thread on node:sqlite, the thread pool on sqlite3), one at a
-// time, at most one every 200 ms, and once more after a burst's last commit.
+// time: after 500 writes of this process (at most one every 200 ms), and once commits stop.
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -65,37 +65,54 @@ function fakes() {
   }
 }
 
-const aWrite = [[['INSERT INTO t VALUES (1)', []]] as const]
+/** `count` writes, as one commit of the group takes them. */
+const writes = (count: number) =>
+  Array.from({ length: count }, () => [['INSERT INTO t VALUES (1)', []]] as const)
+const aWrite = writes(1)
 
 describe('checkpoints after commits', () => {
-  it('begins one after a commit, none while it runs, and one after the last commit of a burst', async () => {
+  it('begins one once 500 writes are committed, none beside it, the next 200 ms after it', async () => {
     vi.useFakeTimers()
     const { client, open, calls, finishAll } = fakes()
     const checkpointed = checkpointing(client, open)
+    await checkpointed.commit(writes(499))
+    expect(calls.checkpoints).toBe(0)
     await checkpointed.commit(aWrite)
-    await vi.advanceTimersByTimeAsync(0)
     expect(calls).toMatchObject({ opened: 1, checkpoints: 1 })
-    // Commits while it runs, and past its 200 ms: none begins beside it.
-    await checkpointed.commit(aWrite)
+    // Commits while it runs, past 200 ms: none begins beside it.
+    await checkpointed.commit(writes(300))
     await vi.advanceTimersByTimeAsync(500)
-    await checkpointed.commit(aWrite)
+    await checkpointed.commit(writes(300))
     expect(calls.checkpoints).toBe(1)
-    // Once it ends, the commits made meanwhile get the next, on the same runner.
+    // Once it ends, the writes committed meanwhile get the next, on the same runner.
     await finishAll()
     expect(calls).toMatchObject({ opened: 1, checkpoints: 2 })
+    // 500 more within 200 ms of its start: the next waits for the commits to stop.
     await finishAll()
-    // A commit within 200 ms of that one's start waits for them to pass, then is copied.
-    await checkpointed.commit(aWrite)
-    await vi.advanceTimersByTimeAsync(100)
+    await checkpointed.commit(writes(500))
+    await vi.advanceTimersByTimeAsync(999)
     expect(calls.checkpoints).toBe(2)
-    await vi.advanceTimersByTimeAsync(100)
+    await vi.advanceTimersByTimeAsync(1)
     expect(calls.checkpoints).toBe(3)
     await finishAll()
-    // No commit since: none more.
-    await vi.advanceTimersByTimeAsync(1000)
+    await vi.advanceTimersByTimeAsync(10_000)
     expect(calls.checkpoints).toBe(3)
     await checkpointed.close()
     expect(calls.closed).toBe(1)
+  })
+
+  it('leaves a few adds now and then to a checkpoint once they stop, not one each', async () => {
+    vi.useFakeTimers()
+    const { client, open, calls } = fakes()
+    const checkpointed = checkpointing(client, open)
+    // An add every 20 ms for 5 s, as a server's beside an import in another process.
+    for (let at = 0; at < 250; at++) {
+      await checkpointed.commit(aWrite)
+      await vi.advanceTimersByTimeAsync(20)
+    }
+    expect(calls.checkpoints).toBe(0)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(calls.checkpoints).toBe(1)
   })
 
   it('closes a runner whose checkpoint failed and opens another for the next', async () => {
@@ -103,11 +120,11 @@ describe('checkpoints after commits', () => {
     const { client, open, calls, failOnce } = fakes()
     const checkpointed = checkpointing(client, open)
     failOnce()
-    await checkpointed.commit(aWrite)
+    await checkpointed.commit(writes(500))
     await vi.advanceTimersByTimeAsync(0)
     expect(calls).toMatchObject({ opened: 1, checkpoints: 1, closed: 1 })
-    await checkpointed.commit(aWrite)
     await vi.advanceTimersByTimeAsync(200)
+    await checkpointed.commit(writes(500))
     expect(calls).toMatchObject({ opened: 2, checkpoints: 2 })
   })
 
@@ -115,8 +132,7 @@ describe('checkpoints after commits', () => {
     vi.useFakeTimers()
     const { client, open, calls, finishAll } = fakes()
     const checkpointed = checkpointing(client, open)
-    await checkpointed.commit(aWrite)
-    await vi.advanceTimersByTimeAsync(0)
+    await checkpointed.commit(writes(500))
     let closed = false
     const closing = checkpointed.close().then(() => {
       closed = true
@@ -144,7 +160,7 @@ describe.each(sqliteClients)('checkpoints of a file on %s', (name) => {
       const before = statSync(file).size
       // 50 pages, far under any page count that makes SQLite checkpoint in the commit.
       await client.commit([[['INSERT INTO t VALUES (zeroblob(200000))', []]]])
-      // Copied into the database file by the checkpoint that follows; a hang guard bounds it.
+      // Copied into the database file by the checkpoint once commits stop; a hang guard bounds it.
       await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThan(before + 200_000), {
         timeout: 30_000,
         interval: 20,

@@ -20,11 +20,15 @@ import type { SqliteClient } from './client'
 export const BACKSTOP_PAGES = 4000
 
 /**
- * The least time from one checkpoint's start to the next: after a commit, a checkpoint begins
- * at once if none began this long ago, else when that much has passed, so a burst's last
- * commits are copied soon after it too (and the next commit can reuse the log from its start).
+ * When a checkpoint begins: once this client has committed CHECKPOINT_WRITES writes since the
+ * last one began (about SQLite's own 1000 pages: an add writes one page or two), and at least
+ * CHECKPOINT_EVERY_MS after it; and, for the last commits of a burst, once no commit has come for
+ * QUIET_MS. Counted by what this process wrote: a server adding a movie now and then beside an
+ * import in another process leaves the copying of the importer's pages to the importer.
  */
+const CHECKPOINT_WRITES = 500
 const CHECKPOINT_EVERY_MS = 200
+const QUIET_MS = 1000
 
 /** What runs `PRAGMA wal_checkpoint(PASSIVE)` off the event loop, on a connection of its own. */
 export interface CheckpointRunner {
@@ -33,10 +37,10 @@ export interface CheckpointRunner {
 }
 
 /**
- * `client` with a checkpoint begun after its commits (see CHECKPOINT_EVERY_MS), one at a time,
- * on the runner `open` makes for the first. A PASSIVE checkpoint never waits for a lock and
- * never holds up a commit or a read. One that fails is dropped, and its runner closed: the next
- * opens another, and SQLite's own checkpoint past the backstop keeps the log bounded meanwhile.
+ * `client` with checkpoints begun after its commits (see CHECKPOINT_WRITES), one at a time, on
+ * the runner `open` makes for the first. A PASSIVE checkpoint never waits for a lock and never
+ * holds up a commit or a read. One that fails is dropped, and its runner closed: the next opens
+ * another, and SQLite's own checkpoint past the backstop keeps the log bounded meanwhile.
  */
 export function checkpointing(
   client: SqliteClient,
@@ -44,10 +48,10 @@ export function checkpointing(
 ): SqliteClient {
   let runner: Promise<CheckpointRunner> | undefined
   let running: Promise<void> | undefined
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let quiet: ReturnType<typeof setTimeout> | undefined
   let begunAt = Number.NEGATIVE_INFINITY
-  // Commits since the last checkpoint began.
-  let committed = false
+  // Writes committed since the last checkpoint began.
+  let uncopied = 0
   let closed = false
   const checkpoint = async () => {
     runner ??= open()
@@ -59,36 +63,35 @@ export function checkpointing(
       await (await opened.catch(() => undefined))?.close().catch(() => {})
     }
   }
-  const due = () => {
-    if (closed || running || timer || !committed) return
-    const wait = begunAt + CHECKPOINT_EVERY_MS - Date.now()
-    if (wait > 0) {
-      timer = setTimeout(() => {
-        timer = undefined
-        due()
-      }, wait)
-      // Never what keeps the process running.
-      ;(timer as { unref?: () => void }).unref?.()
-      return
-    }
-    committed = false
+  const begin = () => {
+    uncopied = 0
     begunAt = Date.now()
     running = checkpoint().finally(() => {
       running = undefined
       due()
     })
   }
+  const due = () => {
+    clearTimeout(quiet)
+    quiet = undefined
+    if (closed || running || uncopied === 0) return
+    const since = Date.now() - begunAt
+    if (uncopied >= CHECKPOINT_WRITES && since >= CHECKPOINT_EVERY_MS) return begin()
+    quiet = setTimeout(begin, Math.max(QUIET_MS, CHECKPOINT_EVERY_MS - since))
+    // Never what keeps the process running.
+    ;(quiet as { unref?: () => void }).unref?.()
+  }
   return {
     ...client,
     commit: async (writes, holdMs) => {
       const outcomes = await client.commit(writes, holdMs)
-      committed = true
+      uncopied += outcomes.length
       due()
       return outcomes
     },
     close: async () => {
       closed = true
-      clearTimeout(timer)
+      clearTimeout(quiet)
       await running
       await (await runner?.catch(() => undefined))?.close()
       await client.close()
