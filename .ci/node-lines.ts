@@ -53,6 +53,7 @@ export const LINE_SUITES = [
   'test/sqlite-triggers.test.ts',
   'test/sqlite-terms-on-read.test.ts',
   'test/sqlite-busy.test.ts',
+  'test/sqlite-checkpoints.test.ts',
   'test/sqlite-poller.test.ts',
   'test/store-redis.test.ts',
   'test/driver-redis.test.ts',

@@ -2,6 +2,8 @@
  * SQLite built into the runtime: node:sqlite on Node.js (22.13 and later without a flag) and
  * Deno, bun:sqlite on Bun. Nothing to install, nothing to compile.
  */
+import { checkpointThread } from './checkpoint-thread'
+import type { CheckpointRunner } from './checkpoints'
 import type { SqliteClient } from './client'
 import { type SyncDatabase, syncClient, withResultCode } from './sync'
 
@@ -53,4 +55,16 @@ function opened(open: () => SyncDatabase): SyncDatabase {
   } catch (error) {
     throw withResultCode(error)
   }
+}
+
+/**
+ * Where the runtime's SQLite checkpoints in a thread of its own (`checkpoint-thread.ts`): on
+ * node:sqlite from Node 24. Elsewhere (Bun, Deno, Node 22) SQLite checkpoints in the commit, as
+ * it does by default.
+ */
+export function builtinCheckpoints(): ((path: string) => Promise<CheckpointRunner>) | undefined {
+  const versions = (globalThis as { process?: { versions?: Record<string, string> } }).process
+    ?.versions
+  if (onBun() || !versions?.node || versions.deno || builtinSqliteWarns()) return undefined
+  return checkpointThread
 }

@@ -71,13 +71,13 @@ export function patientClient(client: SqliteClient): SqliteClient {
   return {
     ...client,
     query: (sql, parameters) => whenFree(() => client.query(sql, parameters), shared),
-    commit: async (writes) => {
+    commit: async (writes, holdMs) => {
       const now = performance.now()
       if (now - sharedAt < SHARED_FOR_MS && now - freedAt < TURN_MS) {
         await sleep(TURN_MS - (now - freedAt))
       }
       try {
-        return await whenFree(() => client.commit(writes), shared)
+        return await whenFree(() => client.commit(writes, holdMs), shared)
       } finally {
         freedAt = performance.now()
       }

@@ -26,9 +26,11 @@ export interface SqliteClient {
   query(sql: string, parameters: readonly unknown[]): Promise<Record<string, unknown>[]>
   /**
    * Commits writes together (see `commitSteps`): resolves once the commit is on disk, with one
-   * outcome per write; rejects when the commit itself failed, which fails every write in it.
+   * outcome per write it took, in order: every write, or the first ones once it has held the
+   * write lock `holdMs` (at least one), the caller committing the others after. Rejects when
+   * the commit itself failed, which fails every write in it.
    */
-  commit(writes: readonly SqlWrite[]): Promise<WriteOutcome[]>
+  commit(writes: readonly SqlWrite[], holdMs?: number): Promise<WriteOutcome[]>
   /**
    * `PRAGMA data_version`, read at once: it moves when another connection commits (not this
    * one). Only a synchronous library has it; its commits run in one go on this connection.
@@ -51,16 +53,21 @@ const ENDS_TRANSACTION =
  * write of one statement that fails (a constraint, a bug) is undone alone by SQLite; a write of
  * several runs under a savepoint, undone alone too. The others still commit. An error that may
  * have taken the transaction with it (a full disk, an I/O error) ends the whole commit: every
- * write in it fails, and nothing of it is kept.
+ * write in it fails, and nothing of it is kept. Once the lock has been held `holdMs` (by `now`),
+ * the writes done are committed and the others left out: the outcomes are of the first writes.
  */
 export function* commitSteps(
   writes: readonly SqlWrite[],
+  holdMs = Number.POSITIVE_INFINITY,
+  now: () => number = () => performance.now(),
 ): Generator<SqlStep, WriteOutcome[], Rows> {
   const none: readonly unknown[] = []
   yield ['BEGIN IMMEDIATE', none]
+  const lockedAt = now()
   try {
     const outcomes: WriteOutcome[] = []
     for (const steps of writes) {
+      if (outcomes.length > 0 && now() - lockedAt >= holdMs) break
       const alone = steps.length === 1
       if (!alone) yield ['SAVEPOINT movie_log_write', none]
       try {
@@ -96,8 +103,9 @@ export function* commitSteps(
 export async function runCommit(
   writes: readonly SqlWrite[],
   run: (sql: string, parameters: readonly unknown[]) => Rows | Promise<Rows>,
+  holdMs?: number,
 ): Promise<WriteOutcome[]> {
-  const steps = commitSteps(writes)
+  const steps = commitSteps(writes, holdMs)
   let next = steps.next()
   while (!next.done) {
     let rows: Rows

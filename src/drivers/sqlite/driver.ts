@@ -17,13 +17,14 @@ import {
   schemaStatements,
 } from '../sql/statements'
 import { isDuplicateColumn, OLDER_TERMS_TRIGGERS } from '../sql/terms'
-import { builtinSqliteWarns, loadBuiltinSqlite } from './builtin'
+import { builtinCheckpoints, builtinSqliteWarns, loadBuiltinSqlite } from './builtin'
 import { patientClient } from './busy'
+import { BACKSTOP_PAGES, checkpointing } from './checkpoints'
 import type { SqliteClient } from './client'
 import { makeFile, openFailure, parseSqliteUrl, type SqliteChoice } from './file'
 import { createGroupCommit } from './group'
 import { openPoller } from './poller'
-import { loadSqlite3, openSqlite3Client, sqlite3ClientOver } from './sqlite3'
+import { loadSqlite3, openSqlite3Client, sqlite3Checkpoints, sqlite3ClientOver } from './sqlite3'
 import { hasTriggerAs, rewriteOlderTriggers } from './triggers'
 
 /** The oldest SQLite the driver knows: 3.35 brought RETURNING, which every write relies on. */
@@ -222,6 +223,12 @@ const CONNECTION_SETUP = [
 ]
 
 /**
+ * Set too where checkpoints run off the commits (`checkpoints.ts`): SQLite's own, in a commit,
+ * only past the backstop.
+ */
+const CHECKPOINTS_APART = [...CONNECTION_SETUP, `PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`]
+
+/**
  * How to open a file with the library chosen (see `openSqliteDriver`): loads the library now,
  * so that a missing one fails before any file is made.
  */
@@ -238,12 +245,15 @@ export async function sqliteOpener(
       )))
   const builtin = preferSqlite3 ? undefined : await loadBuiltinSqlite()
   if (builtin) {
+    const inThread = builtinCheckpoints()
+    const setup = inThread ? CHECKPOINTS_APART : CONNECTION_SETUP
     return async (path) => {
+      const opened = builtin(path)
       // Patient from the first statement: on a new file another connection may be switching it
       // to WAL, and the setup's own statements then answer SQLITE_BUSY.
-      const client = patientClient(builtin(path))
+      const client = patientClient(inThread ? checkpointing(opened, () => inThread(path)) : opened)
       try {
-        for (const statement of CONNECTION_SETUP) await client.query(statement, [])
+        for (const statement of setup) await client.query(statement, [])
         return client
       } catch (error) {
         await client.close()
@@ -257,7 +267,10 @@ export async function sqliteOpener(
     )
   }
   const sqlite3 = await loadSqlite3()
-  return async (path) => patientClient(await openSqlite3Client(sqlite3, path, CONNECTION_SETUP))
+  return async (path) => {
+    const client = await openSqlite3Client(sqlite3, path, CHECKPOINTS_APART)
+    return patientClient(checkpointing(client, () => sqlite3Checkpoints(sqlite3, path)))
+  }
 }
 
 /**

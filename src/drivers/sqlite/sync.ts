@@ -59,7 +59,7 @@ export function syncClient(name: SqliteClientName, db: SyncDatabase): SqliteClie
   return {
     name,
     query: async (sql, parameters) => run(sql, parameters),
-    commit: (writes) => runCommit(writes, run),
+    commit: (writes, holdMs) => runCommit(writes, run, holdMs),
     // One row, read with `get()`: a third cheaper than `all()` on node:sqlite (3.7 µs, 5.5 µs).
     dataVersion: () => {
       if (closed) throw closedError()
