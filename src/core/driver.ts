@@ -122,7 +122,7 @@ export interface LogDriver {
    * Counts in one batch of this owner's movies added without terms, and answers how many are
    * left: the core calls it before a search or count, a store call per batch, so a backlog of
    * adds costs its own owner's read batches each within the store timeout, never one timeout
-   * for all, and another owner's read nothing (SQLite's).
+   * for all, and another owner's read nothing (SQLite's and Redis's).
    */
   countPending?(): Promise<number>
 }
