@@ -42,7 +42,7 @@ const problem = (status: number, type: string, headers: Record<string, string> =
 describe('movie-log/client', () => {
   // What an app loads: the client without `watch()`, whose SSE parser (eventsource-parser) and
   // reconnects (about 2.2 kB) come in a chunk of their own on the first watch.
-  it('loads under 5 KiB minified and gzipped until it watches, 7.25 KiB with the feed, with no Node import', async () => {
+  it('loads under 5.25 KiB minified and gzipped until it watches, 7.75 KiB with the feed, with no Node import', async () => {
     // platform browser: an import of a Node built-in fails the build.
     const result = await build({
       entryPoints: { client: new URL('../src/client/index.ts', import.meta.url).pathname },
@@ -79,11 +79,13 @@ describe('movie-log/client', () => {
     const atLoad = size(loaded)
     const withFeed = size(gzipped.keys())
     console.log(`movie-log/client: ${atLoad} bytes at load, ${withFeed} with watch()`)
-    expect(atLoad).toBeLessThan(5 * 1024)
+    // 5 KiB until importFile (issue 58: the page's import panel, 0.4 KiB: 4,783 -> 5,174 bytes).
+    // Loaded on first use instead, it cost as much at load in the chunks' lost compression.
+    expect(atLoad).toBeLessThan(5.25 * 1024)
     expect(withFeed).toBeGreaterThan(atLoad)
     // 6.5 KiB until the client told a URL that is no log and learned the feed's start (6.6 KiB);
-    // 7.1 KiB with the catalog's client and its error (issue 58).
-    expect(withFeed).toBeLessThan(7.25 * 1024)
+    // 7.1 KiB with the catalog's client and its error (issue 58); 7.6 KiB with importFile.
+    expect(withFeed).toBeLessThan(7.75 * 1024)
   })
 
   it('adds, gets and lists as the core does', async () => {

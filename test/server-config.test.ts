@@ -36,6 +36,7 @@ describe('the example server settings', () => {
       private: false,
       corsOrigins: undefined,
       maxStreams: 256,
+      webhookPrivate: false,
     })
   })
 

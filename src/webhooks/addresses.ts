@@ -103,12 +103,19 @@ export function codeOf(error: unknown): string | undefined {
   return undefined
 }
 
+// `process.getBuiltinModule` (Node 20.16+, Bun, Deno, Workers with nodejs_compat): the runtime's
+// own modules without an import, which a bundle for a runtime without them would have to resolve.
+const runtime = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+
 /**
- * The runtime's resolver: `node:dns` (Node, Bun, Deno), loaded on first use so that importing
- * movie-log loads no Node module. Where there is none, a lookup fails (a delivery is refused).
+ * The runtime's resolver: `node:dns` (Node, Bun, Deno), taken on first use so that movie-log
+ * imports no Node module. Where there is none, a lookup fails (a delivery is refused).
  */
 export const systemLookup: HostLookup = async (hostname) => {
-  const dns = await import('node:dns')
+  const dns = runtime.process?.getBuiltinModule?.('node:dns') as
+    | typeof import('node:dns')
+    | undefined
+  if (!dns) throw new Error('this runtime has no DNS resolver (node:dns): give a lookup')
   const found = await dns.promises.lookup(hostname, { all: true, verbatim: true })
   return found.map((entry) => entry.address)
 }
