@@ -13,6 +13,7 @@ import { importFormatNames } from '../formats/import-reader'
 import { ImportFileError } from '../formats/import-refusal'
 import { unmatchedCsv } from '../formats/unmatched-csv'
 import { readBodyBytes } from './body'
+import { IMPORT_TYPES } from './import-types'
 import { errorReply, problemReply } from './problem'
 import { jsonReply, type Reply } from './reply'
 import { isJsonContentType } from './request'
@@ -26,15 +27,6 @@ export interface ImportSettings {
   onError: (error: unknown) => void
 }
 
-/** The types a file may be sent as: what it is, is told from its bytes (or `format`). */
-export const IMPORT_TYPES = [
-  'application/zip',
-  'application/x-zip-compressed',
-  'text/csv',
-  'application/json',
-  'application/x-ndjson',
-  'application/octet-stream',
-]
 const NDJSON = 'application/x-ndjson'
 // Refused rows listed in the report; past them, only counted.
 const REFUSALS_LISTED = 100

@@ -1,4 +1,5 @@
 /** `POST {base}/import` in the OpenAPI document: a file of another service's history, or of movies. */
+import { IMPORT_TYPES } from '../import-types'
 import { headerRef, type JsonSchema, problem, problems, schemaRef } from './components'
 
 const count = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, description })
@@ -115,14 +116,7 @@ export const importFile: JsonSchema = {
   requestBody: {
     required: true,
     content: Object.fromEntries(
-      [
-        'application/zip',
-        'application/x-zip-compressed',
-        'text/csv',
-        'application/json',
-        'application/x-ndjson',
-        'application/octet-stream',
-      ].map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+      IMPORT_TYPES.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
     ),
   },
   responses: {
