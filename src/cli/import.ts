@@ -12,7 +12,7 @@ import { listed, printable } from '../formats/printable'
 import type { ImportRowResult, MovieLog } from '../index'
 import { EXIT, UsageError } from './exit'
 import { findCatalog } from './find-catalog'
-import { openLog, storeUrl } from './log-store'
+import { bulkStoreUrl, openLog, storeUrl } from './log-store'
 import { loadPlugins, pluginArg } from './plugin-arg'
 import { createProgress } from './progress'
 import { ownerArg, storeArg } from './store-arg'
@@ -65,7 +65,14 @@ export default defineCommand({
     }
     const size = args.file === '-' ? undefined : await sizeOf(args.file)
     const timeZone = timeZoneOf(process.env)
-    const { log, close } = await openLog(storeUrl(args.store), args.owner)
+    const opened = await openLog(bulkStoreUrl(storeUrl(args.store)), args.owner)
+    const { log } = opened
+    // The counts are printed once the store is closed: on SQLite, once the import is on disk.
+    let closing: Promise<void> | undefined
+    const close = () => {
+      closing ??= opened.close()
+      return closing
+    }
     const progress = createProgress('importing')
     let catalog: Awaited<ReturnType<typeof findCatalog>>
     try {
@@ -97,13 +104,20 @@ export default defineCommand({
       progress.end()
       if (report.kind === 'history') {
         const hasCatalog = catalog !== undefined
-        await reportHistory(report, { log, hasCatalog, given: args.unmatched, input: args.file })
+        await reportHistory(report, {
+          log,
+          close,
+          hasCatalog,
+          given: args.unmatched,
+          input: args.file,
+        })
         return
       }
       if (report.kind === 'ratings') {
         const { rated, skipped, matched, notInDiary, episodes } = report
         const refused = report.refused.length
         const summary = { rated, skipped, refused, matched, notInDiary, episodes }
+        await close()
         process.stdout.write(`${JSON.stringify(summary)}\n`)
         if (refused > 0) process.exitCode = EXIT.failed
         return
@@ -113,6 +127,7 @@ export default defineCommand({
         skipped: report.skipped,
         refused: report.refused.length,
       }
+      await close()
       process.stdout.write(`${JSON.stringify(summary)}\n`)
       if (summary.refused > 0) process.exitCode = EXIT.failed
     } finally {
@@ -155,7 +170,13 @@ export function describeRefusal(row: ImportRowResult): string {
  */
 async function reportHistory(
   report: ImportFileReport,
-  context: { log: MovieLog; hasCatalog: boolean; given: string | undefined; input: string },
+  context: {
+    log: MovieLog
+    close: () => Promise<void>
+    hasCatalog: boolean
+    given: string | undefined
+    input: string
+  },
 ) {
   const { added, skipped, refused, matched, unmatched, episodes, trailers } = report
   const summary = {
@@ -182,6 +203,7 @@ async function reportHistory(
     none: undefined,
   }[outcome]
   if (said) process.stderr.write(`${said}\n`)
+  await context.close()
   process.stdout.write(`${JSON.stringify(summary)}\n`)
   if (refused.length > 0) process.exitCode = EXIT.failed
 }

@@ -8,6 +8,18 @@ import { UsageError } from './exit'
 export const storeUrl = (given: string | undefined): string =>
   given || process.env.MOVIE_LOG_STORE || 'sqlite://./data/movies.sqlite'
 
+/**
+ * The store URL a bulk writer (`movie-log import`) opens: on SQLite its commits are not synced
+ * one by one (`synchronous=normal`, unless the URL says), so none holds the file's write lock
+ * through a sync while a server on the file waits for it; closing the store syncs the files,
+ * and the command reports after that. A power cut during the import loses its last commits,
+ * which the same import run again adds (its rows keep their ids).
+ */
+export function bulkStoreUrl(url: string): string {
+  if (!/^sqlite:\/\//i.test(url) || /[?&]synchronous=/.test(url)) return url
+  return `${url}${url.includes('?') ? '&' : '?'}synchronous=normal`
+}
+
 /** An open log and how to close its store. */
 export interface OpenLog {
   log: ShareableMovieLog

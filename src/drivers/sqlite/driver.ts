@@ -21,7 +21,15 @@ import { builtinCheckpoints, builtinSqliteWarns, loadBuiltinSqlite } from './bui
 import { patientClient } from './busy'
 import { BACKSTOP_PAGES, checkpointing } from './checkpoints'
 import type { SqliteClient } from './client'
-import { makeFile, openFailure, parseSqliteUrl, type SqliteChoice } from './file'
+import {
+  makeFile,
+  openFailure,
+  parseSqliteUrl,
+  type SqliteChoice,
+  type SqliteSynchronous,
+  type SqliteUrl,
+  syncFiles,
+} from './file'
 import { createGroupCommit } from './group'
 import { openPoller } from './poller'
 import { loadSqlite3, openSqlite3Client, sqlite3Checkpoints, sqlite3ClientOver } from './sqlite3'
@@ -51,17 +59,17 @@ export async function openSqliteDriver(
   url: string,
   options: { namespace: string; connectTimeoutMs: number },
 ): Promise<StoreDriver> {
-  const { path, choice } = parseSqliteUrl(url)
-  return openSqliteFile(path, choice, options)
+  const { path, choice, synchronous } = parseSqliteUrl(url)
+  return openSqliteFile(path, { choice, synchronous }, options)
 }
 
 /** The file at `path` (absolute), as `openSqliteDriver` opens the one a URL names. */
 async function openSqliteFile(
   path: string,
-  choice: SqliteChoice | undefined,
+  { choice, synchronous }: { choice?: SqliteChoice; synchronous?: SqliteSynchronous },
   options: { namespace: string; connectTimeoutMs: number },
 ): Promise<StoreDriver> {
-  const open = await sqliteOpener(choice)
+  const open = await sqliteOpener(choice, synchronous)
   try {
     await makeFile(path)
   } catch (error) {
@@ -77,7 +85,10 @@ async function openSqliteFile(
     await useWriteAheadLog(client)
     // The poller's connection, opened on the first watch: another connection's commits are
     // what its data_version counts (this driver's among them).
-    return await preparedDriver(client, { ...options, ownConnection: true }, () => open(path))
+    return await preparedDriver(client, { ...options, ownConnection: true }, () => open(path), {
+      // Its commits were not synced: what they wrote is, once they are all done.
+      afterClose: synchronous === 'normal' ? () => syncFiles(path) : undefined,
+    })
   } catch (error) {
     await client.close().catch(() => {})
     throw error
@@ -111,6 +122,7 @@ async function preparedDriver(
   client: SqliteClient,
   options: { namespace: string; ownConnection: boolean },
   pollOn: () => Promise<SqliteClient>,
+  { afterClose }: { afterClose?: () => Promise<void> } = {},
 ): Promise<StoreDriver> {
   const group = createGroupCommit(client)
   const connection: SqlConnection = {
@@ -134,6 +146,7 @@ async function preparedDriver(
     close: async () => {
       await group.drained()
       await client.close()
+      await afterClose?.()
     },
   }
   const [row] = await client.query('SELECT sqlite_version() AS version', [])
@@ -212,13 +225,14 @@ const READ = /^\s*SELECT\b/i
  * Set on every connection: no busy timeout, since SQLite's busy handler would wait for another
  * process's lock asleep in the thread (node:sqlite's is the event loop's); the client waits on a
  * timer instead (`patientClient`, up to BUSY_TIMEOUT_MS). Sync the log at every commit (FULL:
- * a commit acknowledged survives a power cut, in WAL too), and keep the temporary b-trees of the
+ * a commit acknowledged survives a power cut, in WAL too; `?synchronous=normal` for a bulk
+ * writer, whose files are synced when it closes), and keep the temporary b-trees of the
  * terms triggers' GROUP BY in memory: in temporary files they cost five writes for each one to
  * the database, and an add took 1.6 times as long (issue 36).
  */
-const CONNECTION_SETUP = [
+const connectionSetup = (synchronous: SqliteSynchronous) => [
   'PRAGMA busy_timeout = 0',
-  'PRAGMA synchronous = FULL',
+  `PRAGMA synchronous = ${synchronous.toUpperCase()}`,
   'PRAGMA temp_store = MEMORY',
 ]
 
@@ -226,7 +240,10 @@ const CONNECTION_SETUP = [
  * Set too where checkpoints run off the commits (`checkpoints.ts`): SQLite's own, in a commit,
  * only past the backstop.
  */
-const CHECKPOINTS_APART = [...CONNECTION_SETUP, `PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`]
+const checkpointsApart = (synchronous: SqliteSynchronous) => [
+  ...connectionSetup(synchronous),
+  `PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`,
+]
 
 /**
  * How to open a file with the library chosen (see `openSqliteDriver`): loads the library now,
@@ -234,6 +251,7 @@ const CHECKPOINTS_APART = [...CONNECTION_SETUP, `PRAGMA wal_autocheckpoint = ${B
  */
 export async function sqliteOpener(
   choice: SqliteChoice | undefined,
+  synchronous: SqliteSynchronous = 'full',
 ): Promise<(path: string) => Promise<SqliteClient>> {
   const preferSqlite3 =
     choice === 'sqlite3' ||
@@ -246,7 +264,7 @@ export async function sqliteOpener(
   const builtin = preferSqlite3 ? undefined : await loadBuiltinSqlite()
   if (builtin) {
     const inThread = builtinCheckpoints()
-    const setup = inThread ? CHECKPOINTS_APART : CONNECTION_SETUP
+    const setup = inThread ? checkpointsApart(synchronous) : connectionSetup(synchronous)
     return async (path) => {
       const opened = builtin(path)
       // Patient from the first statement: on a new file another connection may be switching it
@@ -268,7 +286,7 @@ export async function sqliteOpener(
   }
   const sqlite3 = await loadSqlite3()
   return async (path) => {
-    const client = await openSqlite3Client(sqlite3, path, CHECKPOINTS_APART)
+    const client = await openSqlite3Client(sqlite3, path, checkpointsApart(synchronous))
     return patientClient(checkpointing(client, () => sqlite3Checkpoints(sqlite3, path)))
   }
 }
@@ -290,7 +308,7 @@ export async function sqliteOpener(
  */
 export function sqlite(
   target: string | Database,
-  options: { client?: SqliteChoice } = {},
+  options: { client?: SqliteChoice; synchronous?: SqliteSynchronous } = {},
 ): StoreAdapter {
   return {
     kind: 'sqlite',
@@ -298,10 +316,12 @@ export function sqlite(
     open: async (openOptions) => {
       if (typeof target !== 'string') return sqliteDriverOver(target, openOptions)
       // A plain path is taken as it is, `?` and all: only a URL has parameters.
-      const file = /^sqlite:\/\//i.test(target)
+      const file: SqliteUrl = /^sqlite:\/\//i.test(target)
         ? parseSqliteUrl(target)
-        : { path: resolve(target), choice: undefined }
-      return openSqliteFile(file.path, options.client ?? file.choice, openOptions)
+        : { path: resolve(target) }
+      const choice = options.client ?? file.choice
+      const synchronous = options.synchronous ?? file.synchronous
+      return openSqliteFile(file.path, { choice, synchronous }, openOptions)
     },
     classifyFailure: classifySqliteFailure,
   }

@@ -2,18 +2,41 @@ import { existsSync } from 'node:fs'
 import { mkdir, open, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { platform } from 'node:process'
 import { UnsupportedStoreError } from '../../core/errors'
 
 /** Which library a `sqlite://` store runs on: the runtime's own, or the sqlite3 package. */
 export type SqliteChoice = 'builtin' | 'sqlite3'
 
 /**
- * The file a `sqlite://` URL names, absolute, and the library its `?client=` asks for. That is
- * the one parameter it takes: any other (`?mode=ro`, a `?namespace=` meant for the log's
- * options) is refused, where it would have become part of the file's name. A path that starts
- * with `~/` is in the home folder, as a shell reads it (no shell expands it inside a URL).
+ * When a commit is synced to disk: `full` (the default) at every commit, so an answered write
+ * survives a power cut; `normal` never at a commit (the write-ahead log stays consistent, and a
+ * write survives the process's crash but maybe not a power cut), the files synced once when the
+ * store is closed. `normal` is for a bulk writer such as `movie-log import`, whose commits then
+ * hold the file's write lock without a sync in it, and which reports once it is closed.
  */
-export function parseSqliteUrl(url: string): { path: string; choice?: SqliteChoice } {
+export type SqliteSynchronous = 'full' | 'normal'
+
+/** What a `sqlite://` URL names: the file, absolute, and its parameters. */
+export interface SqliteUrl {
+  path: string
+  choice?: SqliteChoice
+  synchronous?: SqliteSynchronous
+}
+
+const PARAMETERS: Record<string, readonly string[]> = {
+  client: ['builtin', 'sqlite3'],
+  synchronous: ['full', 'normal'],
+}
+
+/**
+ * The file a `sqlite://` URL names, absolute, the library its `?client=` asks for and its
+ * `?synchronous=`. Those are the parameters it takes: any other (`?mode=ro`, a `?namespace=`
+ * meant for the log's options) is refused, where it would have become part of the file's name.
+ * A path that starts with `~/` is in the home folder, as a shell reads it (no shell expands it
+ * inside a URL).
+ */
+export function parseSqliteUrl(url: string): SqliteUrl {
   const rest = url.replace(/^sqlite:\/\//i, '')
   const at = rest.indexOf('?')
   const file = at === -1 ? rest : rest.slice(0, at)
@@ -23,23 +46,30 @@ export function parseSqliteUrl(url: string): { path: string; choice?: SqliteChoi
     )
   }
   const params = new URLSearchParams(at === -1 ? '' : rest.slice(at + 1))
-  for (const name of params.keys()) {
-    if (name !== 'client') {
+  for (const name of new Set(params.keys())) {
+    const values = PARAMETERS[name]
+    if (!values) {
       throw new UnsupportedStoreError(
-        `The store URL '${url}' has an unknown parameter '${name}': it takes only client=builtin or client=sqlite3`,
+        `The store URL '${url}' has an unknown parameter '${name}': it takes only client=builtin or client=sqlite3, and synchronous=full or synchronous=normal`,
+      )
+    }
+    if (params.getAll(name).length > 1) {
+      throw new UnsupportedStoreError(`The store URL '${url}' names ${name} more than once`)
+    }
+    const value = params.get(name) ?? ''
+    if (!values.includes(value)) {
+      throw new UnsupportedStoreError(
+        `The store URL '${url}' asks for ${name} '${value}': ${name} is ${values.join(' or ')}`,
       )
     }
   }
-  if (params.getAll('client').length > 1) {
-    throw new UnsupportedStoreError(`The store URL '${url}' names client more than once`)
+  const choice = (params.get('client') ?? undefined) as SqliteChoice | undefined
+  const synchronous = (params.get('synchronous') ?? undefined) as SqliteSynchronous | undefined
+  return {
+    path: /^~[/\\]/.test(file) ? homePath(url, file) : resolve(file),
+    choice,
+    synchronous,
   }
-  const choice = params.get('client') ?? undefined
-  if (choice !== undefined && choice !== 'builtin' && choice !== 'sqlite3') {
-    throw new UnsupportedStoreError(
-      `The store URL '${url}' asks for client '${choice}': client is builtin or sqlite3`,
-    )
-  }
-  return { path: /^~[/\\]/.test(file) ? homePath(url, file) : resolve(file), choice }
 }
 
 /**
@@ -99,4 +129,24 @@ export async function makeFolder(folder: string): Promise<void> {
 /** The cause of a file that cannot be created or opened, in a message naming the path. */
 export function openFailure(message: string, cause: unknown): Error {
   return Object.assign(new Error(message, { cause }), { code: (cause as { code?: unknown }).code })
+}
+
+/**
+ * Syncs the file at `path`, its write-ahead log and its folder to disk: what commits made with
+ * `synchronous = NORMAL` wrote (a missing log was checkpointed and removed, the database synced
+ * then). The folder too, for a file made meanwhile; not on Windows, where a folder is not opened.
+ */
+export async function syncFiles(path: string): Promise<void> {
+  const folder = platform === 'win32' ? [] : [dirname(path)]
+  for (const each of [`${path}-wal`, path, ...folder]) {
+    const handle = await open(each, each === dirname(path) ? 'r' : 'r+').catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === 'ENOENT') return undefined
+      throw error
+    })
+    try {
+      await handle?.sync()
+    } finally {
+      await handle?.close()
+    }
+  }
 }
