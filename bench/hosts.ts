@@ -8,6 +8,8 @@
  * Servers run unpinned, as users run them (BENCH_PIN=1: servers on CPU 0). Settings:
  * BENCH_HOSTS (`srvx,node,hono,bun,deno`), BENCH_STORES (`memory,SQLite,Redis`), BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_NODE (24).
  * Bun and Deno come from `node --import tsx .ci/runtimes.ts fetch`; a host not cached is skipped.
+ * On SQLite, after the server is killed (SIGKILL), the file must hold at least every add
+ * answered 201 (the seed's, the warm-up's and the run's): a run that lost one fails.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -86,6 +88,7 @@ async function round(samples: Samples, say: (line: string) => void): Promise<voi
           Redis: `${redis.url}/${HOSTS.indexOf(host)}`,
         }[app]
         const server = await startHosted(command, { BENCH_HOST: host, BENCH_APP: store })
+        let answered = 100
         try {
           await seedOverHttp(server.url, 100)
           const body = JSON.stringify(MOVIE)
@@ -98,19 +101,35 @@ async function round(samples: Samples, say: (line: string) => void): Promise<voi
           for (const method of METHODS) {
             const url = `${server.url}${method === 'GET' ? '?limit=100' : ''}`
             const options = { method, body: method === 'POST' ? body : undefined, connections: 32 }
-            await load(url, { ...options, seconds: 1 })
+            const warm = await load(url, { ...options, seconds: 1 })
             const result = await load(url, { ...options, seconds: SECONDS })
+            if (method === 'POST') answered += warm.requests + result.requests
             row[method].push(result)
             say(`${host} ${app} ${method}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms} ms`)
           }
         } finally {
           await server.stop()
         }
+        if (app === 'SQLite') await checkKept(store.slice('sqlite://'.length), answered, host)
       }
     }
   } finally {
     await redis.stop()
     rmSync(folder, { recursive: true, force: true })
+  }
+}
+
+/** Fails unless the SQLite file at `path` holds at least `answered` movies. */
+async function checkKept(path: string, answered: number, host: string): Promise<void> {
+  const { default: sqlite3 } = await import('sqlite3')
+  const db = new sqlite3.Database(path)
+  const kept = await new Promise<number>((done, fail) =>
+    db.get<{ n: number }>('SELECT count(*) AS n FROM movie_log_movies', (error, row) =>
+      error ? fail(error) : done(row?.n ?? 0),
+    ),
+  ).finally(() => db.close())
+  if (kept < answered) {
+    throw new Error(`${host} SQLite: ${answered} adds answered 201, ${kept} in the file`)
   }
 }
 
