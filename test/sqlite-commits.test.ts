@@ -5,12 +5,12 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { createMovieLog } from 'movie-log'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Movie } from '../src/core/movie'
 import { loadBuiltinSqlite } from '../src/drivers/sqlite/builtin'
 import { commitSteps, type SqliteClient, type SqlWrite } from '../src/drivers/sqlite/client'
 import { openSqliteDriver } from '../src/drivers/sqlite/driver'
-import { createGroupCommit } from '../src/drivers/sqlite/group'
+import { createGroupCommit, QUIET_MS } from '../src/drivers/sqlite/group'
 import { loadSqlite3, openSqlite3Client } from '../src/drivers/sqlite/sqlite3'
 import { aMovie } from './_movies'
 import { sqliteClients, sqliteUrl } from './_sqlite-clients'
@@ -70,6 +70,24 @@ describe.each(sqliteClients)('group commit on %s', (name) => {
     // One at a time, each its own commit: nothing waits for company that never comes.
     for (const value of ['w1', 'w2']) await group.write(insert(value))
     expect(sizes).toEqual([32, 1, 1])
+  })
+
+  it('is idle once no write waits and none was committed for QUIET_MS', async () => {
+    // Issue 62: the background count-in waits for an idle store; a server taking adds as fast
+    // as they come must never look idle between two commits.
+    vi.useFakeTimers({ toFake: ['performance'] })
+    cleanups.push(async () => vi.useRealTimers())
+    const group = createGroupCommit(await openClient(name), UNBOUNDED)
+    expect(group.idle()).toBe(true)
+    const written = group.write(insert('a'))
+    expect(group.idle()).toBe(false)
+    await written
+    await group.drained()
+    expect(group.idle()).toBe(false)
+    vi.advanceTimersByTime(QUIET_MS - 1)
+    expect(group.idle()).toBe(false)
+    vi.advanceTimersByTime(1)
+    expect(group.idle()).toBe(true)
   })
 
   it('fails a write that fails alone, and commits the others of its group', async () => {

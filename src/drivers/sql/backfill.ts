@@ -145,8 +145,8 @@ export interface TermsCounting {
 
 /**
  * `addsLeave`: adds write no terms (SQLite on a file the driver opened, whose history records no
- * change for counting them in), and, where `idle` says when the store has no write waiting,
- * this process counts a burst of them in itself (sql/fold.ts). `readsCount`: every read first
+ * change for counting them in), and, where `idle` is given, this process counts a burst of them
+ * in itself while it holds (sql/fold.ts). `readsCount`: every read first
  * counts in the rows without terms (SQLite: other processes on the file may leave them), in
  * group commits.
  */

@@ -38,8 +38,9 @@ export interface SqlConnection {
    */
   termsOnRead?: { adds: boolean; reads: boolean }
   /**
-   * Whether no write is waiting or being committed (SQLite's group commit): where adds leave
-   * their terms, a burst of them is counted in while this holds (sql/fold.ts).
+   * Whether no write is waiting or being committed, nor was a moment ago (SQLite's group
+   * commit): where adds leave their terms, a burst of them is counted in while this holds
+   * (sql/fold.ts).
    */
   idle?: () => boolean
   close(): Promise<void>

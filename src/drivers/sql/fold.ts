@@ -3,16 +3,17 @@
  * add costs about half as much). Left to the next read alone, a burst of adds is that one read's
  * work: after 10,000 adds the adder's first search counted in 10,000 rows (issue 61). So once
  * an owner's adds in this process have left `FOLD_AFTER` rows, it counts that owner's backlog in
- * itself, a batch at a time, each only while the store has no write waiting: adds keep going
- * first, and a read inherits about `FOLD_AFTER` rows at most, plus what a store too busy to idle
- * left. Another process's adds are its own to fold; a read still counts in whatever is left.
+ * itself, a batch at a time, each only while the store is idle (no write waiting, and none
+ * committed in the last few milliseconds: a server taking adds back to back never is). Adds
+ * keep going first, and a read inherits about `FOLD_AFTER` rows at most, plus what a store too
+ * busy to idle left. Another process's adds are its own to fold; a read still counts in whatever is left.
  */
 import { createLru } from '../../core/lru'
 
 /** Adds left without terms, per owner, after which their backlog is counted in. */
 export const FOLD_AFTER = 500
 
-/** How long a fold waits before it looks again for a store with no write waiting. */
+/** How long a fold waits before it looks again for an idle store. */
 const IDLE_CHECK_MS = 10
 
 /** Owners whose adds are counted at once; past it the least recent are left to their reads. */
@@ -27,7 +28,7 @@ export interface IdleFolding {
 
 /**
  * `foldBatch` counts in one batch of an owner's rows and answers how many are left; `idle` says
- * whether the store has no write waiting (SQLite's group commit).
+ * whether the store is idle (SQLite's group commit: no write waiting, none a moment ago).
  */
 export function idleFolding(
   foldBatch: (owner: string) => Promise<number>,
