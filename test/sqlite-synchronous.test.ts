@@ -96,6 +96,7 @@ describe('the synchronous parameter', () => {
     ['?synchronous=off', "asks for synchronous 'off': synchronous is full or normal"],
     ['?synchronous=normal&synchronous=full', 'names synchronous more than once'],
     ['?sync=normal', "unknown parameter 'sync'"],
+    ['?constructor=1', "unknown parameter 'constructor'"],
   ])('refuses %s, naming it', async (query, message) => {
     const file = join(tempFolder('movie-log-sync-url-'), 'movies.sqlite')
     const log = createMovieLog(`sqlite://${file}${query}`)

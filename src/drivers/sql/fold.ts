@@ -6,7 +6,8 @@
  * itself, a batch at a time, each only while the store is idle (no write waiting, and none
  * committed in the last few milliseconds: a server taking adds back to back never is). Adds
  * keep going first, and a read inherits about `FOLD_AFTER` rows at most, plus what a store too
- * busy to idle left. Another process's adds are its own to fold; a read still counts in whatever is left.
+ * busy to idle left. Another process's adds are its own to fold; a read still counts in
+ * whatever is left.
  */
 import { createLru } from '../../core/lru'
 

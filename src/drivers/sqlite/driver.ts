@@ -296,7 +296,9 @@ export async function sqliteOpener(
  * working folder) or a `sqlite://` URL, created with its folder if missing; or a sqlite3
  * `Database` of yours, which the log's `close()` leaves open. It runs on the runtime's own
  * SQLite where there is one (see `openSqliteDriver`); `{ client: 'sqlite3' }` asks for the
- * sqlite3 package, `{ client: 'builtin' }` for the runtime's own.
+ * sqlite3 package, `{ client: 'builtin' }` for the runtime's own. `{ synchronous: 'normal' }` (or
+ * `?synchronous=normal`) leaves each commit unsynced and syncs the files once at `close()`, for
+ * a bulk writer; a `Database` of yours keeps its own setting.
  *
  * @example
  * ```ts

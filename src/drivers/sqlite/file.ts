@@ -24,10 +24,11 @@ export interface SqliteUrl {
   synchronous?: SqliteSynchronous
 }
 
-const PARAMETERS: Record<string, readonly string[]> = {
-  client: ['builtin', 'sqlite3'],
-  synchronous: ['full', 'normal'],
-}
+/** Each parameter a `sqlite://` URL takes, with its values (a Map: `?constructor=` is none). */
+const PARAMETERS = new Map<string, readonly string[]>([
+  ['client', ['builtin', 'sqlite3']],
+  ['synchronous', ['full', 'normal']],
+])
 
 /**
  * The file a `sqlite://` URL names, absolute, the library its `?client=` asks for and its
@@ -47,7 +48,7 @@ export function parseSqliteUrl(url: string): SqliteUrl {
   }
   const params = new URLSearchParams(at === -1 ? '' : rest.slice(at + 1))
   for (const name of new Set(params.keys())) {
-    const values = PARAMETERS[name]
+    const values = PARAMETERS.get(name)
     if (!values) {
       throw new UnsupportedStoreError(
         `The store URL '${url}' has an unknown parameter '${name}': it takes only client=builtin or client=sqlite3, and synchronous=full or synchronous=normal`,
