@@ -47,7 +47,8 @@ export async function revisionsOf(
 ): Promise<Revisions> {
   const text = await records.read(KEY)
   const before: Stored = text ? JSON.parse(text) : { changedAt: now, entries: {} }
-  const entries: Record<string, Seen> = {}
+  // No prototype: a log with its own ids may have one named `__proto__`.
+  const entries: Record<string, Seen> = Object.create(null)
   let changed = !text || Object.keys(before.entries).length !== shown.length
   for (const movie of shown) {
     const version = versionOf(movie)
